@@ -1,0 +1,55 @@
+import type { z } from "zod";
+import { stringifyExactJson } from "@/lib/exact-json";
+import { describeError, log } from "@/lib/log";
+
+// The one error type of the API and its one mapping to HTTP. Every non-2xx
+// answer has the contract's Error body: {"error": <status>, "message": "..."}.
+
+export type FieldIssue = { field: string; message: string };
+
+export class ApiError extends Error {
+  override name = "ApiError";
+
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: { headers?: Record<string, string>; details?: FieldIssue[] } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 naming every field that failed the schema. */
+export function validationError(error: z.ZodError): ApiError {
+  const details = error.issues.map((issue) => ({
+    field: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));
+  return new ApiError(400, details.map((detail) => detail.message).join("; "), { details });
+}
+
+export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+// Unhandled errors are not for clients: their text may hold SQL, paths or
+// worse. The client gets this fixed message and a request id to quote.
+const INTERNAL_ERROR_MESSAGE = "internal server error; the request id in X-Request-Id identifies it in the server log";
+
+export function errorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof ApiError) {
+    const body = { error: error.status, message: error.message, ...(error.extra.details && { details: error.extra.details }) };
+    return jsonResponse(body, { status: error.status, headers: { ...error.extra.headers, "x-request-id": requestId } });
+  }
+  log.error("unhandled error", { requestId, ...describeError(error) });
+  return jsonResponse({ error: 500, message: INTERNAL_ERROR_MESSAGE }, { status: 500, headers: { "x-request-id": requestId } });
+}
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json");
+  headers.set("cache-control", "no-store");
+  return new Response(stringifyExactJson(body), { ...init, headers });
+}

@@ -1,0 +1,34 @@
+import { ApiError } from "@/lib/api-error";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { NewPlant } from "@/lib/validations/plant";
+
+// Data access for plants; returns plain objects, never Prisma rows.
+
+export type Plant = { id: bigint; name: string; tag?: string };
+
+function toPlant(row: { id: bigint; name: string; tag: string | null }): Plant {
+  return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
+}
+
+/**
+ * Stores a plant. Creating is idempotent: repeating an identical request
+ * returns the stored plant and writes nothing; the same id with other data is
+ * a 409. Inserting first and looking only on a conflict keeps the common case
+ * to one statement, and the primary key, not a prior read, decides races.
+ */
+export async function createPlant(input: NewPlant): Promise<Plant> {
+  const data = { id: input.id, name: input.name, tag: input.tag ?? null };
+  try {
+    return toPlant(await db().plant.create({ data, select: { id: true, name: true, tag: true } }));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  const stored = await db().plant.findUnique({ where: { id: input.id }, select: { id: true, name: true, tag: true } });
+  if (stored && stored.name === data.name && stored.tag === data.tag) return toPlant(stored);
+  throw new ApiError(409, `a plant with id ${input.id} already exists with different data`);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

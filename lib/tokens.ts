@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { decode, encode } from "next-auth/jwt";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { log, describeError } from "@/lib/log";
+
+// API bearer tokens. A token is a JWT encrypted by next-auth with the app's
+// secret; it carries only the id of its database row. The row holds owner,
+// label, scopes, expiry and revocation, so a revoke takes effect on the next
+// request and the token itself is never stored.
+
+export const SCOPES = ["plants:read", "plants:write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+// A salt of its own gives API tokens a key of their own (next-auth derives
+// the key from secret and salt), so a session cookie never works as a bearer
+// token, nor a bearer token as a session.
+const TOKEN_SALT = "plant-store api token";
+
+export const MAX_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;
+
+// Last use is recorded at this granularity, so a busy token does not cost a
+// durable write on every request.
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export type ApiTokenInfo = {
+  id: string;
+  label: string;
+  scopes: Scope[];
+  ownerId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+};
+
+type TokenRow = Omit<ApiTokenInfo, "scopes"> & { scopes: string };
+
+function toInfo(row: TokenRow): ApiTokenInfo {
+  return { ...row, scopes: row.scopes.split(" ").filter(isScope) };
+}
+
+export async function createApiToken(input: {
+  label: string;
+  scopes: Scope[];
+  lifetimeSeconds: number;
+  ownerId?: string | null;
+}): Promise<{ token: string; info: ApiTokenInfo }> {
+  const id = randomUUID();
+  const now = Date.now();
+  const row = await db().apiToken.create({
+    data: {
+      id,
+      label: input.label,
+      scopes: [...new Set(input.scopes)].join(" "),
+      ownerId: input.ownerId ?? null,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + input.lifetimeSeconds * 1000),
+    },
+  });
+  const token = await encode({ token: { tid: id }, secret: env().authSecret, salt: TOKEN_SALT, maxAge: input.lifetimeSeconds });
+  return { token, info: toInfo(row) };
+}
+
+export type TokenCheck = { ok: true; info: ApiTokenInfo } | { ok: false; reason: "invalid" | "expired" | "revoked" };
+
+/** Decides whether a presented token is good now; the database, not the JWT, has the last word. */
+export async function checkApiToken(token: string): Promise<TokenCheck> {
+  let tokenId: unknown;
+  try {
+    tokenId = (await decode({ token, secret: env().authSecret, salt: TOKEN_SALT }))?.tid;
+  } catch (error) {
+    const expired = error instanceof Error && "code" in error && error.code === "ERR_JWT_EXPIRED";
+    return { ok: false, reason: expired ? "expired" : "invalid" };
+  }
+  if (typeof tokenId !== "string") return { ok: false, reason: "invalid" };
+  const row = await db().apiToken.findUnique({ where: { id: tokenId } });
+  if (!row) return { ok: false, reason: "invalid" };
+  if (row.revokedAt) return { ok: false, reason: "revoked" };
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now) return { ok: false, reason: "expired" };
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+    // Bookkeeping only: the request need not wait for this write.
+    db()
+      .apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } })
+      .catch((error: unknown) => log.warn("could not record token use", { tokenId: row.id, ...describeError(error) }));
+  }
+  return { ok: true, info: toInfo(row) };
+}
+
+export async function listApiTokens(filter: { ownerId?: string } = {}): Promise<ApiTokenInfo[]> {
+  const rows = await db().apiToken.findMany({ where: filter, orderBy: { createdAt: "desc" } });
+  return rows.map(toInfo);
+}
+
+/** Revokes a token; false when no such token exists. Revoking twice keeps the first time. */
+export async function revokeApiToken(id: string): Promise<boolean> {
+  const { count } = await db().apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count > 0) return true;
+  return (await db().apiToken.count({ where: { id } })) > 0;
+}
