@@ -21,10 +21,11 @@ export class ApiError extends Error {
 
 /** A 400 naming every field that failed the schema. */
 export function validationError(error: z.ZodError): ApiError {
-  const details = error.issues.map((issue) => ({
-    field: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
+  const details = error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: key, message: `unknown field: ${key}` }))
+      : [{ field: issue.path.map(String).join(".") || "(body)", message: issue.message }],
+  );
   return new ApiError(400, details.map((detail) => detail.message).join("; "), { details });
 }
 

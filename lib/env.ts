@@ -42,7 +42,7 @@ export function env(): Env {
   return cached;
 }
 
-export function loadEnv(source: NodeJS.ProcessEnv): Env {
+export function loadEnv(source: Record<string, string | undefined>): Env {
   // An empty variable means "not set", as it does for most shells' users.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const parsed = envSchema.safeParse(present);

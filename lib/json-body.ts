@@ -4,6 +4,12 @@ import { parseExactJson } from "@/lib/exact-json";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
+// A 413 sent while the client is still uploading breaks its connection: Node's
+// own client then loses the answer or the next request on that keep-alive
+// socket. Reading and discarding up to this much lets the client read the 413
+// and reuse the connection; past it, the connection is closed instead.
+const MAX_DISCARD_BYTES = 1024 * 1024;
+
 /**
  * Reads a request's JSON body without trusting it: the media type must be
  * application/json in UTF-8 (415 otherwise), at most MAX_BODY_BYTES are read
@@ -12,8 +18,6 @@ export const MAX_BODY_BYTES = 16 * 1024;
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   requireJsonMediaType(request.headers.get("content-type"));
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readAtMost(request, MAX_BODY_BYTES);
   if (bytes.byteLength === 0) throw new ApiError(400, "the request body is empty; send a JSON object");
   let text: string;
@@ -46,19 +50,24 @@ function requireJsonMediaType(header: string | null): void {
   if (charset !== undefined && charset !== "utf-8") throw new ApiError(415, `unsupported charset ${charset}; ${expected}`);
 }
 
-function tooLarge(): ApiError {
-  return new ApiError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
-}
-
 async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_DISCARD_BYTES) throw tooLarge({ closeConnection: true });
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {
     size += chunk.byteLength;
-    // Stop reading at once; Node discards the rest of the upload.
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+    if (size > MAX_DISCARD_BYTES) throw tooLarge({ closeConnection: true });
+    // Past the limit nothing is kept; the rest is only read to be discarded.
+    if (size <= limit && declared <= limit) chunks.push(chunk);
   }
+  if (size > limit) throw tooLarge({ closeConnection: false });
   return Buffer.concat(chunks);
+}
+
+function tooLarge({ closeConnection }: { closeConnection: boolean }): ApiError {
+  return new ApiError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, {
+    headers: closeConnection ? { connection: "close" } : {},
+  });
 }
