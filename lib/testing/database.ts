@@ -2,11 +2,11 @@ import Database from "better-sqlite3";
 
 // Direct access to a test app's SQLite file, to check what was really stored.
 
-export function withDatabase<T>(file: string, use: (sqlite: Database.Database) => T): T {
+export function withDatabase<T>(file: string, action: (sqlite: Database.Database) => T): T {
   const sqlite = new Database(file);
   sqlite.defaultSafeIntegers(true);
   try {
-    return use(sqlite);
+    return action(sqlite);
   } finally {
     sqlite.close();
   }
