@@ -34,7 +34,7 @@ export function appEnv(dataDir: string, extra: Record<string, string> = {}): Nod
   return { ...process.env, ...isolated, ...extra };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
