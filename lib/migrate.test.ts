@@ -61,6 +61,11 @@ describe("migrate", () => {
     sqlite.close();
   });
 
+  it("creates the database's directory when it is missing", () => {
+    const file = path.join(path.dirname(freshDatabase()), "new", "dir", "plants.db");
+    expect(migrate(file)).toHaveLength(listMigrations().length);
+  });
+
   it("applies nothing twice", () => {
     const file = freshDatabase();
     migrate(file);

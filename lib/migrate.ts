@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/sqlite";
@@ -38,6 +38,7 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /** Applies what is pending, in one transaction; returns the names applied. */
 export function migrate(databasePath: string, migrations = listMigrations()): string[] {
+  mkdirSync(path.dirname(databasePath), { recursive: true });
   const sqlite = new Database(databasePath, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   try {
     sqlite.pragma("journal_mode = WAL");
