@@ -16,7 +16,20 @@ export function isSameOriginRequest(request: Request, appOrigin: string): boolea
   return origin !== null && origin === appOrigin;
 }
 
-/** This app's origin: the configured public URL's, else the one the request was addressed to. */
+/**
+ * This app's origin: the configured public URL's, else the host the browser
+ * addressed (a proxy's X-Forwarded-Host first, as Next.js's own server-action
+ * check does). A page on another origin cannot forge these headers: a
+ * cross-origin fetch may only send CORS-safelisted ones without a preflight.
+ */
 export function appOrigin(request: Request, publicUrl: string | undefined): string {
-  return new URL(publicUrl ?? request.url).origin;
+  if (publicUrl) return new URL(publicUrl).origin;
+  const url = new URL(request.url);
+  const host = firstValue(request.headers.get("x-forwarded-host")) ?? request.headers.get("host") ?? url.host;
+  const protocol = firstValue(request.headers.get("x-forwarded-proto")) ?? url.protocol.slice(0, -1);
+  return `${protocol}://${host}`;
+}
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim() || undefined;
 }

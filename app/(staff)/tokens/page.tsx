@@ -17,16 +17,16 @@ export default async function TokensPage() {
       <p>
         Programs use a token with <code>Authorization: Bearer &lt;token&gt;</code> to call the <a href="/docs">API</a>.
       </p>
-      <section aria-labelledby="create-token-heading">
+      <section>
         <h2 id="create-token-heading">Create a token</h2>
         <TokenCreateForm />
       </section>
-      <section aria-labelledby="token-list-heading">
+      <section>
         <h2 id="token-list-heading">{isOwner ? "Everyone’s tokens" : "Your tokens"}</h2>
         {tokens.length === 0 ? (
           <p>No tokens yet.</p>
         ) : (
-          <div className="table-scroll" role="region" aria-labelledby="token-list-heading" tabIndex={0}>
+          <div className="table-scroll" role="region" aria-label="Token table" tabIndex={0}>
             <table>
               <thead>
                 <tr>
