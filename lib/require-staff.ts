@@ -1,5 +1,6 @@
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { authOptions } from "@/lib/auth";
 import { signInPath } from "@/lib/callback-url";
 import { findUser, type StaffUser } from "@/lib/users";
@@ -14,9 +15,12 @@ export async function requireStaff(returnPath: string): Promise<StaffUser> {
   return user;
 }
 
-/** The signed-in staff member, or null. The account must still exist: deleting it ends its sessions. */
-export async function currentStaff(): Promise<StaffUser | null> {
+/**
+ * The signed-in staff member, or null. The account must still exist: deleting
+ * it ends its sessions. Cached per request, as layout and page both ask.
+ */
+export const currentStaff = cache(async (): Promise<StaffUser | null> => {
   const session = await getServerSession(authOptions());
   const id = session?.user.id;
   return id ? findUser(id) : null;
-}
+});
