@@ -14,9 +14,13 @@ async function createToken(page: Page, label: string, scopes: ("plants:read" | "
   return value.inputValue();
 }
 
-test("a token made in the UI creates a plant through the API until it is revoked", async ({ page, request }) => {
+test("a token made in the UI creates a plant through the API until it is revoked", async ({ page, request, context }) => {
   const token = await createToken(page, "till sync", ["plants:write"]);
   await expect(page.getByText("it is shown only this once")).toBeVisible();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByText("Copied.")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await expectNoAxeViolations(page);
   const row = page.getByRole("row", { name: /till sync/ });
   await expect(row).toContainText("plants:write");
