@@ -2,6 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { safeCallbackPath } from "@/lib/callback-url";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { authenticate } from "@/lib/users";
 import { signInSchema } from "@/lib/validations/user";
 
@@ -19,6 +20,13 @@ export function authOptions(): NextAuthOptions {
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/sign-in", error: "/sign-in" },
+    // next-auth's messages join the app's JSON log lines. Only the code and
+    // the error's message are kept: its metadata may carry request details.
+    logger: {
+      warn: (code) => log.warn(`next-auth: ${code}`, { see: `https://next-auth.js.org/warnings#${code.toLowerCase()}` }),
+      error: (code, metadata) => log.error(`next-auth: ${code}`, { detail: (metadata instanceof Error ? metadata : metadata.error)?.message }),
+      debug: () => {},
+    },
     providers: [
       CredentialsProvider({
         name: "email and password",
