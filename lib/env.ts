@@ -38,6 +38,9 @@ export class EnvError extends Error {
 let cached: Env | undefined;
 
 export function env(): Env {
+  // next-auth reads NEXTAUTH_URL itself and fails on an empty one (Invalid
+  // URL); here, as for every variable, empty means unset.
+  if (process.env.NEXTAUTH_URL === "") delete process.env.NEXTAUTH_URL;
   cached ??= loadEnv(process.env);
   return cached;
 }

@@ -32,3 +32,23 @@ export async function createPlant(input: NewPlant): Promise<Plant> {
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
+
+// The staff list: newest first. Pages are numbered rather than cursor-based
+// so a page is a plain link; created_at has its own index, and the id breaks
+// ties between plants made in the same millisecond so no row shows twice.
+
+export type ListedPlant = Plant & { createdAt: Date };
+export type PlantPage = { plants: ListedPlant[]; page: number; hasNext: boolean };
+
+export const PLANTS_PAGE_SIZE = 20;
+
+export async function listNewestPlants(page: number, pageSize = PLANTS_PAGE_SIZE): Promise<PlantPage> {
+  const rows = await db().plant.findMany({
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (page - 1) * pageSize,
+    take: pageSize + 1,
+    select: { id: true, name: true, tag: true, createdAt: true },
+  });
+  const plants = rows.slice(0, pageSize).map((row) => ({ ...toPlant(row), createdAt: row.createdAt }));
+  return { plants, page, hasNext: rows.length > pageSize };
+}

@@ -103,3 +103,8 @@ export async function revokeApiToken(id: string): Promise<boolean> {
   if (count > 0) return true;
   return (await db().apiToken.count({ where: { id } })) > 0;
 }
+
+export async function findApiToken(id: string): Promise<ApiTokenInfo | null> {
+  const row = await db().apiToken.findUnique({ where: { id } });
+  return row && toInfo(row);
+}

@@ -60,3 +60,25 @@ export const newPlantSchema = z.strictObject(
 );
 
 export type NewPlant = z.infer<typeof newPlantSchema>;
+
+// The staff form types the id as text so it never passes through a JS number
+// (which would round anything above 2^53); it becomes a bigint here and then
+// meets the very same int64 rule as the API. An empty tag field means "no tag".
+const ID_TEXT = /^-?\d+$/;
+
+export const plantFormSchema = newPlantSchema.extend({
+  id: z
+    .string()
+    .trim()
+    .min(1, { error: "id is required", abort: true })
+    .regex(ID_TEXT, "id must be a whole number: digits only, with an optional leading minus")
+    .transform((text) => BigInt(text))
+    .pipe(plantIdSchema),
+  tag: z
+    .string()
+    .transform((text) => (text === "" ? undefined : text))
+    .pipe(plantTagSchema.optional()),
+});
+
+/** What the form's fields hold: text, before parsing. */
+export type PlantFormValues = z.input<typeof plantFormSchema>;

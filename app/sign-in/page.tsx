@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/sign-in-form";
+import { safeCallbackPath } from "@/lib/callback-url";
+import { currentStaff } from "@/lib/require-staff";
+import { hasAnyUser } from "@/lib/users";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in · Plant Store" };
+
+type SearchParams = Promise<{ callbackUrl?: string | string[]; setup?: string }>;
+
+export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
+  const { callbackUrl, setup } = await searchParams;
+  const back = safeCallbackPath(callbackUrl);
+  if (!(await hasAnyUser())) redirect("/setup");
+  if (await currentStaff()) redirect(back);
+  return (
+    <main id="main" className="narrow">
+      <h1>Sign in to Plant Store</h1>
+      {setup === "done" && (
+        <p className="confirmation" role="status">
+          Your owner account is ready. Sign in with it.
+        </p>
+      )}
+      <SignInForm callbackPath={back} />
+    </main>
+  );
+}

@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations, SIGNED_OUT } from "./fixtures";
+
+// Every page, at desktop and at phone width: no axe violations, and nothing
+// wider than the screen (tables scroll inside their own region instead).
+
+const STAFF_PAGES = ["/", "/plants/new", "/tokens"];
+
+for (const width of [1280, 375]) {
+  test.describe(`at ${width}px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    test("staff pages", async ({ page }) => {
+      // Rows in both tables and a freshly shown token: the widest each page gets.
+      const plant = { id: 990000 + width, name: "Dracaena trifasciata, the snake plant with a long name", tag: "succulent" };
+      expect((await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: plant })).status()).toBe(200);
+      await page.goto("/tokens");
+      await page.getByLabel("Label").fill(`accessibility check at ${width}px`);
+      await page.getByRole("button", { name: "Create token" }).click();
+      await expect(page.getByLabel("New API token")).toBeVisible();
+      await expectNoAxeViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "/tokens with a new token fits").toBe(true);
+
+      for (const path of STAFF_PAGES) {
+        await page.goto(path);
+        await expectNoAxeViolations(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} fits`).toBe(true);
+      }
+    });
+
+    test.describe("signed out", () => {
+      test.use({ storageState: SIGNED_OUT });
+      test("sign-in and not-found pages", async ({ page }) => {
+        for (const path of ["/sign-in", "/no-such-page"]) {
+          await page.goto(path);
+          await expectNoAxeViolations(page);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} fits`).toBe(true);
+        }
+      });
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations, OWNER, OWNER_STATE, signIn } from "./fixtures";
+
+// Runs first (the "setup" project) on the empty database of this run.
+
+test("first run: the owner account is set up once, then setup is gone for good", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/setup$/);
+  await expect(page.getByRole("heading", { name: "Set up Plant Store" })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Create owner account" }).click();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("email is required")).toBeVisible();
+  await page.getByLabel("Password").fill("too short");
+  await page.getByLabel("Email").focus();
+  await expect(page.getByText("password must be at least 12 characters")).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Name").fill(OWNER.name);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Create owner account" }).click();
+
+  await expect(page).toHaveURL(/\/sign-in\?setup=done$/);
+  await expect(page.getByRole("status")).toContainText("Your owner account is ready");
+  expect((await page.request.get("/setup")).status()).toBe(404);
+
+  await signIn(page, OWNER.email, OWNER.password);
+  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+  await expect(page.getByText(`${OWNER.name} (owner)`)).toBeVisible();
+  await page.context().storageState({ path: OWNER_STATE });
+
+  await page.goto("/setup");
+  await expect(page.getByRole("heading", { name: /not found|404/i })).toBeVisible();
+  await expectNoAxeViolations(page);
+});

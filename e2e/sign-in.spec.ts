@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+import { expectNoAxeViolations, OWNER, SIGNED_OUT, signIn } from "./fixtures";
+
+test.use({ storageState: SIGNED_OUT });
+
+test("a signed-out visitor is sent to sign-in and back to the page they asked for", async ({ page }) => {
+  for (const path of ["/", "/plants/new", "/tokens"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/sign-in/);
+  }
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Ftokens$/);
+  await expectNoAxeViolations(page);
+  await signIn(page, OWNER.email, OWNER.password);
+  await expect(page).toHaveURL(/\/tokens$/);
+  await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+});
+
+test("a wrong password is refused with an announced error", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("email is required")).toBeVisible();
+  await signIn(page, OWNER.email, "not the password at all");
+  await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("That email and password do not match an account.");
+  await expectNoAxeViolations(page);
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test("sign in, then sign out ends the session", async ({ page }) => {
+  await page.goto("/sign-in");
+  await signIn(page, OWNER.email, OWNER.password);
+  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/plants/new");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fplants%2Fnew$/);
+});
+
+test("sign-in never sends anyone to another site", async ({ page, baseURL }) => {
+  for (const callbackUrl of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
+    await page.context().clearCookies();
+    await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+    await signIn(page, OWNER.email, OWNER.password);
+    await expect(page).toHaveURL(`${baseURL}/`);
+  }
+});

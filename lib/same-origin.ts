@@ -1,0 +1,35 @@
+// Whether a request was sent by this app's own pages. A browser attaches the
+// session cookie to requests that other sites trigger (forms, fetch with
+// no-cors, and same-site pages on another port even get SameSite=Lax cookies),
+// so a cookie alone never proves the staff member meant to send it.
+
+/**
+ * True only when the browser says so: Fetch Metadata's Sec-Fetch-Site is
+ * "same-origin", or, from browsers that do not send it, the Origin header
+ * names this app's origin. "same-site" is not enough: another port or
+ * subdomain is another origin.
+ */
+export function isSameOriginRequest(request: Request, appOrigin: string): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite !== null) return fetchSite === "same-origin";
+  const origin = request.headers.get("origin");
+  return origin !== null && origin === appOrigin;
+}
+
+/**
+ * This app's origin: the configured public URL's, else the host the browser
+ * addressed (a proxy's X-Forwarded-Host first, as Next.js's own server-action
+ * check does). A page on another origin cannot forge these headers: a
+ * cross-origin fetch may only send CORS-safelisted ones without a preflight.
+ */
+export function appOrigin(request: Request, publicUrl: string | undefined): string {
+  if (publicUrl) return new URL(publicUrl).origin;
+  const url = new URL(request.url);
+  const host = firstValue(request.headers.get("x-forwarded-host")) ?? request.headers.get("host") ?? url.host;
+  const protocol = firstValue(request.headers.get("x-forwarded-proto")) ?? url.protocol.slice(0, -1);
+  return `${protocol}://${host}`;
+}
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim() || undefined;
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+// Schemas for staff accounts, shared by the setup and sign-in forms, their
+// server actions and the user CLI. Imports only zod: safe in the browser.
+
+export const ROLES = ["owner", "staff"] as const;
+export type Role = (typeof ROLES)[number];
+
+// NIST SP 800-63B: at least 8 characters for a memorised secret, allow long
+// passphrases. The upper bound only keeps hashing cheap to start.
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 256;
+
+/** Emails are compared case-insensitively, so they are stored lower-cased. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1, { error: "email is required", abort: true })
+  .max(254, "email must be at most 254 characters")
+  .pipe(z.email("email must be an email address such as ana@example.com"))
+  .transform((email) => email.toLowerCase());
+
+export const personNameSchema = z
+  .string()
+  .trim()
+  .min(1, "name is required")
+  .max(100, "name must be at most 100 characters");
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`);
+
+export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
+
+export const newUserSchema = z.object({
+  email: emailSchema,
+  name: personNameSchema,
+  role: roleSchema,
+  password: passwordSchema,
+});
+export type NewUser = z.output<typeof newUserSchema>;
+
+/** The first-run form: the first account is always the owner. */
+export const ownerSetupSchema = newUserSchema.omit({ role: true });
+export type OwnerSetupValues = z.input<typeof ownerSetupSchema>;
+
+// Sign-in checks only presence: the rules for new passwords must not lock out
+// an account made under older rules.
+export const signInSchema = z.object({
+  email: z.string().trim().min(1, "email is required"),
+  password: z.string().min(1, "password is required"),
+});
+export type SignInValues = z.input<typeof signInSchema>;
