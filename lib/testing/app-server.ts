@@ -29,7 +29,8 @@ export function makeDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), "plant-store-test-"));
 }
 
-export function appEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+// Partial: Next's types make NODE_ENV required in ProcessEnv, and overrides need not set it.
+export function appEnv(dataDir: string, extra: Partial<NodeJS.ProcessEnv> = {}): NodeJS.ProcessEnv {
   return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, DATABASE_URL: "", NEXTAUTH_SECRET: "", ...extra };
 }
 
@@ -44,7 +45,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startApp(options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<AppServer> {
+export async function startApp(options: { dataDir?: string; env?: Partial<NodeJS.ProcessEnv> } = {}): Promise<AppServer> {
   const dataDir = options.dataDir ?? makeDataDir();
   const port = await freePort();
   const env = appEnv(dataDir, options.env);
