@@ -1,11 +1,12 @@
 import type { z } from "zod";
 import { stringifyExactJson } from "@/lib/exact-json";
 import { describeError, log } from "@/lib/log";
+import type { ApiErrorBody, FieldIssue } from "@/lib/validations/api-error";
 
 // The one error type of the API and its one mapping to HTTP. Every non-2xx
 // answer has the contract's Error body: {"error": <status>, "message": "..."}.
 
-export type FieldIssue = { field: string; message: string };
+export type { FieldIssue };
 
 export class ApiError extends Error {
   override name = "ApiError";
@@ -19,18 +20,18 @@ export class ApiError extends Error {
   }
 }
 
-/** A 400 naming every field that failed the schema. */
-export function validationError(error: z.ZodError): ApiError {
+/** A 400 naming every field that failed the schema; `whole` names the input itself (the body, the query). */
+export function validationError(error: z.ZodError, whole = "(body)"): ApiError {
   const details = error.issues.map((issue) => ({
-    field: issue.path.map(String).join(".") || "(body)",
+    field: issue.path.map(String).join(".") || whole,
     message: issue.message,
   }));
   return new ApiError(400, details.map((detail) => detail.message).join("; "), { details });
 }
 
-export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown, whole?: string): z.output<Schema> {
   const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error);
+  if (!result.success) throw validationError(result.error, whole);
   return result.data;
 }
 
@@ -40,11 +41,12 @@ const INTERNAL_ERROR_MESSAGE = "internal server error; the request id in X-Reque
 
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) {
-    const body = { error: error.status, message: error.message, ...(error.extra.details && { details: error.extra.details }) };
+    const body: ApiErrorBody = { error: error.status, message: error.message, ...(error.extra.details && { details: error.extra.details }) };
     return jsonResponse(body, { status: error.status, headers: { ...error.extra.headers, "x-request-id": requestId } });
   }
   log.error("unhandled error", { requestId, ...describeError(error) });
-  return jsonResponse({ error: 500, message: INTERNAL_ERROR_MESSAGE }, { status: 500, headers: { "x-request-id": requestId } });
+  const body: ApiErrorBody = { error: 500, message: INTERNAL_ERROR_MESSAGE };
+  return jsonResponse(body, { status: 500, headers: { "x-request-id": requestId } });
 }
 
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
