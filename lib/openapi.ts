@@ -68,7 +68,8 @@ const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 const ref = (kind: "schemas" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 function errorResponse(description: string, headers?: Record<string, { description: string }>): JsonSchema {
-  const described = headers && Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, schema: { type: "string" } }]));
+  // Each header given here is sent on every such answer, hence required.
+  const described = headers && Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: true, schema: { type: "string" } }]));
   return { description, ...(described && { headers: described }), content: json(ref("schemas", "Error")) };
 }
 
