@@ -67,47 +67,41 @@ function parameters(schema: z.ZodType, location: "path" | "query"): JsonSchema[]
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 const ref = (kind: "schemas" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-function errorResponse(description: string, headers?: Record<string, { description: string }>): JsonSchema {
-  // Each header given here is sent on every such answer, hence required.
-  const described = headers && Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { ...header, required: true, schema: { type: "string" } }]));
-  return { description, ...(described && { headers: described }), content: json(ref("schemas", "Error")) };
-}
+type ResponseHeaders = Record<string, { description: string }>;
 
-const CHALLENGE = { "WWW-Authenticate": { description: 'The RFC 6750 challenge, e.g. Bearer realm="plant-store", error="invalid_token"' } };
+const CHALLENGE: ResponseHeaders = { "WWW-Authenticate": { description: 'The RFC 6750 challenge, e.g. Bearer realm="plant-store", error="invalid_token"' } };
 
 /** Answers shared by the operations; each operation lists the ones it can give. */
-const ERROR_RESPONSES = {
-  BadRequest: errorResponse("The request is malformed: the message says how, and `details` names each input that failed validation"),
-  Unauthorized: errorResponse("No bearer token, or one that is malformed, unknown, expired or revoked", CHALLENGE),
-  Forbidden: errorResponse("The bearer token lacks the scope this operation needs", CHALLENGE),
-  NotFound: errorResponse("No plant has this id"),
-  MethodNotAllowed: errorResponse("The path does not support the method; Allow lists the methods it does", {
-    Allow: { description: "The methods the path supports" },
-  }),
-  Conflict: errorResponse("A plant with this id already exists with a different name or tag"),
-  PayloadTooLarge: errorResponse(`The request body is larger than ${MAX_BODY_BYTES} bytes`),
-  UnsupportedMediaType: errorResponse("The request body is not application/json in UTF-8"),
-  InternalError: errorResponse("An unexpected error; X-Request-Id identifies it in the server log", {
-    "X-Request-Id": { description: "The request's id in the server log" },
-  }),
-} as const;
+const ERRORS = {
+  BadRequest: { status: 400, description: "The request is malformed: the message says how, and `details` names each input that failed validation" },
+  Unauthorized: { status: 401, description: "No bearer token, or one that is malformed, unknown, expired or revoked", headers: CHALLENGE },
+  Forbidden: { status: 403, description: "The bearer token lacks the scope this operation needs", headers: CHALLENGE },
+  NotFound: { status: 404, description: "No plant has this id" },
+  MethodNotAllowed: {
+    status: 405,
+    description: "The path does not support the method; Allow lists the methods it does",
+    headers: { Allow: { description: "The methods the path supports" } },
+  },
+  Conflict: { status: 409, description: "A plant with this id already exists with a different name or tag" },
+  PayloadTooLarge: { status: 413, description: `The request body is larger than ${MAX_BODY_BYTES} bytes` },
+  UnsupportedMediaType: { status: 415, description: "The request body is not application/json in UTF-8" },
+  InternalError: {
+    status: 500,
+    description: "An unexpected error; X-Request-Id identifies it in the server log",
+    headers: { "X-Request-Id": { description: "The request's id in the server log" } },
+  },
+} satisfies Record<string, { status: number; description: string; headers?: ResponseHeaders }>;
 
-type ErrorResponseName = keyof typeof ERROR_RESPONSES;
+type ErrorName = keyof typeof ERRORS;
 
-const STATUS_OF: Record<ErrorResponseName, number> = {
-  BadRequest: 400,
-  Unauthorized: 401,
-  Forbidden: 403,
-  NotFound: 404,
-  MethodNotAllowed: 405,
-  Conflict: 409,
-  PayloadTooLarge: 413,
-  UnsupportedMediaType: 415,
-  InternalError: 500,
-};
+function errorResponse({ description, ...rest }: { description: string; headers?: ResponseHeaders }): JsonSchema {
+  // Each header listed is sent on every such answer, hence required.
+  const headers = rest.headers && Object.fromEntries(Object.entries(rest.headers).map(([name, header]) => [name, { ...header, required: true, schema: { type: "string" } }]));
+  return { description, ...(headers && { headers }), content: json(ref("schemas", "Error")) };
+}
 
-function errors(...names: ErrorResponseName[]): Record<string, JsonSchema> {
-  return Object.fromEntries(names.map((name) => [String(STATUS_OF[name]), ref("responses", name)]));
+function errors(...names: ErrorName[]): Record<string, JsonSchema> {
+  return Object.fromEntries(names.map((name) => [String(ERRORS[name].status), ref("responses", name)]));
 }
 
 const AUTH_ERRORS = ["Unauthorized", "Forbidden", "InternalError"] as const;
@@ -124,7 +118,7 @@ export function buildOpenApiDocument() {
         "Ids are int64 and exact: ids beyond 2^53 (such as 9007199254740993) are JSON integers written to the last digit.",
         "JavaScript's JSON.parse rounds them; parse answers with a lossless JSON parser (e.g. lossless-json) and keep ids as bigint.",
         "",
-        `Every answer other than 2xx has the Error body. Methods a path does not support answer 405 (${"`"}components/responses/MethodNotAllowed${"`"}) with Allow.`,
+        "Every answer other than 2xx has the Error body. Methods a path does not support answer 405 (`components/responses/MethodNotAllowed`) with Allow.",
       ].join("\n"),
       license: { name: "MIT", identifier: "MIT" },
     },
@@ -196,7 +190,7 @@ export function buildOpenApiDocument() {
         NewPlant: jsonSchema(newPlantSchema, "input"),
         Error: jsonSchema(apiErrorBodySchema, "output"),
       },
-      responses: ERROR_RESPONSES,
+      responses: Object.fromEntries(Object.entries(ERRORS).map(([name, error]) => [name, errorResponse(error)])),
       securitySchemes: {
         bearerAuth: {
           type: "http",

@@ -5,12 +5,12 @@ import { buildOpenApiDocument } from "@/lib/openapi";
 export const dynamic = "force-dynamic";
 
 // Built once per server process, on the first request, from the zod schemas the handlers use.
-let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+let built: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 // Public, like the API reference at /docs: it describes the API, it holds no data.
 export const GET = apiRoute(async () => {
-  document ??= buildOpenApiDocument();
-  return jsonResponse(document);
+  built ??= buildOpenApiDocument();
+  return jsonResponse(built);
 });
 
 // Next answers HEAD with the GET handler (without the body), so HEAD is allowed.
