@@ -1,11 +1,12 @@
 import type { z } from "zod";
 import { stringifyExactJson } from "@/lib/exact-json";
 import { describeError, log } from "@/lib/log";
+import type { ApiErrorBody, FieldIssue } from "@/lib/validations/api-error";
 
 // The one error type of the API and its one mapping to HTTP. Every non-2xx
 // answer has the contract's Error body: {"error": <status>, "message": "..."}.
 
-export type FieldIssue = { field: string; message: string };
+export type { FieldIssue };
 
 export class ApiError extends Error {
   override name = "ApiError";
@@ -19,19 +20,20 @@ export class ApiError extends Error {
   }
 }
 
-/** A 400 naming every field that failed the schema. */
-export function validationError(error: z.ZodError): ApiError {
-  const details = error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: key, message: `unknown field: ${key}` }))
-      : [{ field: issue.path.map(String).join(".") || "(body)", message: issue.message }],
-  );
-  return new ApiError(400, details.map((detail) => detail.message).join("; "), { details });
+/** A 400 naming every field that failed the schema; `whole` names the input itself (the body, the query). */
+export function validationError(error: z.ZodError, whole = "(body)"): ApiError {
+  const details = error.issues.flatMap((issue) => {
+    // An unknown key is itself the field at fault, not the object holding it.
+    const fields = issue.code === "unrecognized_keys" ? issue.keys : [issue.path.map(String).join(".") || whole];
+    return fields.map((field) => ({ field, message: issue.message }));
+  });
+  const messages = [...new Set(details.map((detail) => detail.message))];
+  return new ApiError(400, messages.join("; "), { details });
 }
 
-export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown, whole?: string): z.output<Schema> {
   const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error);
+  if (!result.success) throw validationError(result.error, whole);
   return result.data;
 }
 
@@ -41,11 +43,12 @@ const INTERNAL_ERROR_MESSAGE = "internal server error; the request id in X-Reque
 
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) {
-    const body = { error: error.status, message: error.message, ...(error.extra.details && { details: error.extra.details }) };
+    const body: ApiErrorBody = { error: error.status, message: error.message, ...(error.extra.details && { details: error.extra.details }) };
     return jsonResponse(body, { status: error.status, headers: { ...error.extra.headers, "x-request-id": requestId } });
   }
   log.error("unhandled error", { requestId, ...describeError(error) });
-  return jsonResponse({ error: 500, message: INTERNAL_ERROR_MESSAGE }, { status: 500, headers: { "x-request-id": requestId } });
+  const body: ApiErrorBody = { error: 500, message: INTERNAL_ERROR_MESSAGE };
+  return jsonResponse(body, { status: 500, headers: { "x-request-id": requestId } });
 }
 
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {

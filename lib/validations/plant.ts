@@ -9,13 +9,20 @@ export const INT64_MAX = 2n ** 63n - 1n;
 export const PLANT_NAME_MAX = 200;
 export const PLANT_TAG_MAX = 50;
 
-const ID_RULE = `id must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
+function int64Rule(field: string): string {
+  return `${field} must be an integer from ${INT64_MIN} to ${INT64_MAX}`;
+}
 
 /** An int64, exact: JSON bodies are parsed so that integers arrive as bigint. */
-export const plantIdSchema = z
-  .bigint({ error: (issue) => (issue.input === undefined ? "id is required" : ID_RULE) })
-  .min(INT64_MIN, ID_RULE)
-  .max(INT64_MAX, ID_RULE);
+function int64Schema(field: string) {
+  const rule = int64Rule(field);
+  return z
+    .bigint({ error: (issue) => (issue.input === undefined ? `${field} is required` : rule) })
+    .min(INT64_MIN, rule)
+    .max(INT64_MAX, rule);
+}
+
+export const plantIdSchema = int64Schema("id");
 
 // C0, DEL and C1 controls (Unicode category Cc).
 const CONTROL_CHARACTER = /\p{Cc}/u;
@@ -57,9 +64,71 @@ export const newPlantSchema = z.strictObject(
       return undefined;
     },
   },
-);
+).describe("A plant to store. name and tag must not be only whitespace nor contain control characters; lengths count Unicode code points");
 
 export type NewPlant = z.infer<typeof newPlantSchema>;
+
+/** What the API answers for a stored plant: every response carries the id. */
+export const plantSchema = z
+  .object({
+    id: plantIdSchema.describe("Identification number of the plant"),
+    name: plantNameSchema,
+    tag: plantTagSchema.optional(),
+  })
+  .describe("A stored plant");
+
+export type Plant = z.infer<typeof plantSchema>;
+
+// URL text is not JSON: an id in a path or query is a decimal integer written
+// the one canonical way (no sign on zero, no leading zeros, no "+", no
+// exponent), so every id has exactly one URL and "007" cannot alias "7".
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
+
+/** A URL parameter holding one integer; a repeated parameter arrives as an array and is refused. */
+function integerText(rule: string) {
+  return z
+    .string({ error: (issue) => (Array.isArray(issue.input) ? `${rule}, given once` : rule) })
+    .regex(CANONICAL_INTEGER, rule);
+}
+
+/** An int64 written in a URL, decoded to the exact bigint. */
+function int64Text(field: string) {
+  return integerText(int64Rule(field))
+    .transform((text) => BigInt(text))
+    .pipe(int64Schema(field));
+}
+
+export const plantPathSchema = z.strictObject({
+  id: int64Text("id").describe("Identification number of the plant"),
+});
+
+export const PLANT_LIST_LIMIT_DEFAULT = 20;
+export const PLANT_LIST_LIMIT_MAX = 100;
+
+const LIMIT_RULE = `limit must be an integer from 1 to ${PLANT_LIST_LIMIT_MAX}`;
+
+export const listPlantsQuerySchema = z.strictObject(
+  {
+    limit: integerText(LIMIT_RULE)
+      .transform(Number)
+      .pipe(z.int(LIMIT_RULE).min(1, LIMIT_RULE).max(PLANT_LIST_LIMIT_MAX, LIMIT_RULE).meta({ format: "int32" }))
+      .default(PLANT_LIST_LIMIT_DEFAULT)
+      .describe("How many plants to answer at most"),
+    after: int64Text("after")
+      .optional()
+      .describe("Answer only plants whose id is greater than this; the Link header's next URL sets it"),
+  },
+  {
+    error: (issue) => {
+      if (issue.code === "unrecognized_keys") {
+        return `unknown query parameter${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}; known: limit, after`;
+      }
+      return undefined;
+    },
+  },
+);
+
+export type ListPlantsQuery = z.infer<typeof listPlantsQuerySchema>;
 
 // The staff form types the id as text so it never passes through a JS number
 // (which would round anything above 2^53); it becomes a bigint here and then
