@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseExactJson } from "@/lib/exact-json";
-import { type AppServer, createToken, startApp } from "@/lib/testing/app-server";
+import { type AppServer, startAppWithTokens } from "@/lib/testing/app-server";
 
 // GET /plants over HTTP against the built app: order, limit, cursor paging and
 // the Link header. (Every status against the document: lib/openapi-contract.test.ts.)
@@ -9,14 +9,8 @@ let app: AppServer;
 let writeToken: string;
 let readToken: string;
 
-beforeAll(async () => {
-  app = await startApp();
-  [writeToken, readToken] = await Promise.all([createToken(app.dataDir, ["plants:write"]), createToken(app.dataDir, ["plants:read"])]);
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
+beforeAll(async () => ({ app, writeToken, readToken } = await startAppWithTokens()));
+afterAll(() => app?.stop());
 
 async function create(id: string, name = `plant ${id}`): Promise<void> {
   const response = await fetch(`${app.url}/plants`, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, createToken, startApp, tokenCli } from "@/lib/testing/app-server";
+import { type AppServer, createToken, startApp, startAppWithTokens, tokenCli } from "@/lib/testing/app-server";
 import { storedPlants, withDatabase } from "@/lib/testing/database";
 
 // The contract of POST /plants (issue 2), checked over HTTP against the built
@@ -9,14 +9,8 @@ let app: AppServer;
 let writeToken: string;
 let readToken: string;
 
-beforeAll(async () => {
-  app = await startApp();
-  [writeToken, readToken] = await Promise.all([createToken(app.dataDir, ["plants:write"]), createToken(app.dataDir, ["plants:read"])]);
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
+beforeAll(async () => ({ app, writeToken, readToken } = await startAppWithTokens()));
+afterAll(() => app?.stop());
 
 let nextId = 100_000n;
 const freshId = () => nextId++;

@@ -110,3 +110,12 @@ export async function createToken(dataDir: string, scopes: string[] = ["plants:w
   const { stdout } = await tokenCli(dataDir, ["create", "--name", "test", ...scopes.flatMap((scope) => ["--scope", scope]), "--expires", expires]);
   return stdout.trim();
 }
+
+export type AppWithTokens = { app: AppServer; writeToken: string; readToken: string };
+
+/** A fresh app with a plants:write and a plants:read token, as most HTTP test files want. */
+export async function startAppWithTokens(): Promise<AppWithTokens> {
+  const app = await startApp();
+  const [writeToken, readToken] = await Promise.all([createToken(app.dataDir, ["plants:write"]), createToken(app.dataDir, ["plants:read"])]);
+  return { app, writeToken, readToken };
+}
