@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
+import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
 import { setUpOwner } from "@/app/setup/actions";
 import { PASSWORD_MIN, ownerSetupSchema, type OwnerSetupValues } from "@/lib/validations/user";
@@ -32,11 +33,7 @@ export function OwnerSetupForm() {
       <FormField id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} error={errors.password?.message}>
         {(described) => <input {...register("password")} {...described} type="password" autoComplete="new-password" required />}
       </FormField>
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <button type="submit" disabled={isSubmitting}>
         {isSubmitting ? "Creating…" : "Create owner account"}
       </button>

@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
 import { submitPlant } from "@/lib/plant-submission";
 import { INT64_MAX, INT64_MIN, type NewPlant, PLANT_NAME_MAX, PLANT_TAG_MAX, plantFormSchema, type PlantFormValues } from "@/lib/validations/plant";
@@ -53,11 +54,7 @@ export function PlantForm() {
       <FormField id="plant-tag" label="Tag (optional)" hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`} error={errors.tag?.message}>
         {(described) => <input {...register("tag")} {...described} type="text" autoComplete="off" />}
       </FormField>
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <p id="plant-form-status" className="confirmation" role="status">
         {confirmation}
       </p>

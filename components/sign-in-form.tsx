@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { signIn } from "next-auth/react";
 import { useForm } from "react-hook-form";
+import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
 import { signInSchema, type SignInValues } from "@/lib/validations/user";
 
@@ -34,11 +35,7 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
       <FormField id="sign-in-password" label="Password" error={errors.password?.message}>
         {(described) => <input {...register("password")} {...described} type="password" autoComplete="current-password" required />}
       </FormField>
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <button type="submit" disabled={isSubmitting}>
         {isSubmitting ? "Signing in…" : "Sign in"}
       </button>
