@@ -13,14 +13,18 @@ import "./api-reference.css";
  * Nothing is loaded from a CDN.
  *
  * It is mounted inside the page's one <main> (app/docs/page.tsx), so it must not
- * bring landmarks or skip heading levels of its own: see referenceLayout below,
- * and api-reference.css for colours that meet WCAG AA contrast.
+ * bring landmarks or skip heading levels of its own: see referenceLayout and
+ * nameResponseRegions below, and api-reference.css for colours that meet WCAG
+ * AA contrast.
  */
 export function ApiReference({ documentUrl }: { documentUrl: string }) {
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     let cancelled = false;
+    const root = container.current;
+    const observer = new MutationObserver(() => root && nameResponseRegions(root));
+    if (root) observer.observe(root, { childList: true, subtree: true });
     // Loaded on demand: the bundle is large and touches window as it loads.
     void import("swagger-ui-dist/swagger-ui-es-bundle.js").then(({ default: SwaggerUI }) => {
       if (cancelled || !container.current) return;
@@ -38,6 +42,7 @@ export function ApiReference({ documentUrl }: { documentUrl: string }) {
     });
     return () => {
       cancelled = true;
+      observer.disconnect();
     };
   }, [documentUrl]);
 
@@ -124,5 +129,26 @@ const referenceLayout: SwaggerUIPlugin = ({ React }) => {
       ),
     );
   }
-  return { components: { ReferenceLayout } };
+  // "Try it out" edits a request body in a bare <textarea> (axe: label). Its
+  // TextArea component passes props through, so the body editor's gets a name.
+  const wrapComponents = {
+    TextArea: (TextArea: unknown) => (props: { className?: string }) =>
+      h(TextArea, props.className?.split(" ").includes("body-param__text") ? { "aria-label": "Request body", ...props } : props),
+  };
+  return { components: { ReferenceLayout }, wrapComponents };
 };
+
+// Each open operation's responses table is a role="region" with no name, so
+// two open operations make two landmarks nobody can tell apart (axe:
+// landmark-unique). Swagger UI has no option or component for that table's
+// attributes, so this names each one after its operation ("GET /plants
+// responses") as it appears: Swagger UI adds and drops the tables as
+// operations open and close, and a MutationObserver sees each one arrive.
+function nameResponseRegions(root: HTMLElement) {
+  for (const table of root.querySelectorAll(".responses-table[role=region]:not([aria-label])")) {
+    const operation = table.closest(".opblock");
+    const method = operation?.querySelector(".opblock-summary-method")?.textContent;
+    const path = operation?.querySelector(".opblock-summary-path")?.textContent;
+    if (method && path) table.setAttribute("aria-label", `${method} ${path} responses`);
+  }
+}

@@ -14,7 +14,11 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     layout?: string;
   };
   /** Called with Swagger UI's system, which carries the React copy it renders with. */
-  export type SwaggerUIPlugin = (system: { React: SwaggerUIReact }) => { components?: Record<string, unknown> };
+  export type SwaggerUIPlugin = (system: { React: SwaggerUIReact }) => {
+    components?: Record<string, unknown>;
+    /** Each wrapper is given the original component and returns the one to render in its place. */
+    wrapComponents?: Record<string, (Original: unknown) => unknown>;
+  };
   /** The parts of Swagger UI's own bundled React a plugin needs (not the app's React). */
   export type SwaggerUIReact = {
     createElement(type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]): unknown;
