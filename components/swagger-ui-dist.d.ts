@@ -7,6 +7,21 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     validatorUrl: string | null;
     docExpansion?: "list" | "full" | "none";
     defaultModelsExpandDepth?: number;
+    syntaxHighlight?: { activated: boolean; theme?: "agate" | "arta" | "monokai" | "nord" | "obsidian" | "tomorrow-night" | "idea" } | false;
+    /** Plugins add or replace components; see components/api-reference.tsx. */
+    plugins?: SwaggerUIPlugin[];
+    /** The name of the component (from a plugin, or "BaseLayout") that lays out the page. */
+    layout?: string;
+  };
+  /** Called with Swagger UI's system, which carries the React copy it renders with. */
+  export type SwaggerUIPlugin = (system: { React: SwaggerUIReact }) => {
+    components?: Record<string, unknown>;
+    /** Each wrapper is given the original component and returns the one to render in its place. */
+    wrapComponents?: Record<string, (Original: unknown) => unknown>;
+  };
+  /** The parts of Swagger UI's own bundled React a plugin needs (not the app's React). */
+  export type SwaggerUIReact = {
+    createElement(type: unknown, props?: Record<string, unknown> | null, ...children: unknown[]): unknown;
   };
   export default function SwaggerUIBundle(options: SwaggerUIOptions): unknown;
 }
