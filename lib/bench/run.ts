@@ -13,7 +13,8 @@ const CEILING = path.join(ROOT, "lib/bench/ceiling");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = 3;
 
 type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
 
@@ -75,19 +76,29 @@ async function main() {
   const stopCeiling = await startCeiling(ceilingPort);
   const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
   try {
-    console.log(`warming up both for ${WARMUP_SECONDS} s, then ${SECONDS} s each with ${CONNECTIONS} connections ...`);
+    console.log(`warming up both for ${WARMUP_SECONDS} s, then ${ROUNDS} alternating rounds of ${SECONDS} s each, ${CONNECTIONS} connections ...`);
     await load(app.url, auth, WARMUP_SECONDS, nextId);
     await load(ceilingUrl, {}, WARMUP_SECONDS, nextId);
-    const ceiling = await load(ceilingUrl, {}, SECONDS, nextId);
-    const before = storedPlants(app.databasePath).length;
-    const plants = await load(app.url, auth, SECONDS, nextId);
-    const stored = storedPlants(app.databasePath).length - before;
-
-    console.log(show("ceiling (constant handler)", ceiling));
-    console.log(show("POST /plants (durable)", plants));
-    console.log(`rows written ${stored} for ${plants.total - plants.non2xx} answers of 200 (requests in flight when the clock stopped add a few rows)`);
-    console.log(`ratio POST /plants / ceiling: ${(plants.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)} (throughput), p99 ${(plants.p99 / Math.max(ceiling.p99, 1)).toFixed(2)}x`);
-    if (plants.non2xx > 0 || plants.errors > 0) process.exitCode = 1;
+    // This machine's speed drifts from minute to minute; alternating short
+    // rounds lets both sides meet the same drift, and the median ratio of the
+    // rounds is the figure to quote.
+    const ratios: number[] = [];
+    let failures = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const ceiling = await load(ceilingUrl, {}, SECONDS, nextId);
+      const before = storedPlants(app.databasePath).length;
+      const plants = await load(app.url, auth, SECONDS, nextId);
+      const stored = storedPlants(app.databasePath).length - before;
+      ratios.push(plants.requestsPerSecond / ceiling.requestsPerSecond);
+      failures += plants.non2xx + plants.errors;
+      console.log(`round ${round}`);
+      console.log(`  ${show("ceiling (constant handler)", ceiling)}`);
+      console.log(`  ${show("POST /plants (durable)", plants)}`);
+      console.log(`  rows written ${stored} for ${plants.total - plants.non2xx} answers of 200 (requests in flight when the clock stopped add a few); ratio ${ratios.at(-1)!.toFixed(2)}, p99 ${(plants.p99 / Math.max(ceiling.p99, 1)).toFixed(2)}x`);
+    }
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+    console.log(`ratio POST /plants / ceiling (median of ${ROUNDS} rounds): ${median.toFixed(2)}`);
+    if (failures > 0) process.exitCode = 1;
   } finally {
     stopCeiling();
     await app.stop();
