@@ -341,6 +341,25 @@ describe("duplicates", () => {
     expect(storedPlants(app.databasePath).filter((plant) => plant.id === id)).toHaveLength(1);
   });
 
+  it("a concurrent burst of new, repeated and taken ids gets the answer each would get alone", async () => {
+    const taken = freshId();
+    expect((await post(`{"id":${taken},"name":"Taken"}`)).status).toBe(200);
+    const fresh = Array.from({ length: 40 }, () => 9223372036854775807n - freshId());
+    const bodies = [
+      ...fresh.map((id) => `{"id":${id},"name":"Burst ${id}"}`),
+      `{"id":${taken},"name":"Taken"}`,
+      `{"id":${taken},"name":"Thief"}`,
+    ];
+    const responses = await Promise.all(bodies.map((body) => post(body)));
+    expect(await Promise.all(responses.map((response) => response.text()))).toEqual([
+      ...bodies.slice(0, -1),
+      `{"error":409,"message":"a plant with id ${taken} already exists with different data"}`,
+    ]);
+    const stored = storedPlants(app.databasePath);
+    for (const id of fresh) expect(stored.find((plant) => plant.id === id)).toEqual({ id, name: `Burst ${id}`, tag: null });
+    expect(stored.find((plant) => plant.id === taken)).toEqual({ id: taken, name: "Taken", tag: null });
+  });
+
   it("concurrent requests with different data for one id: one wins, the rest get 409, never a 500", async () => {
     const id = freshId();
     const responses = await Promise.all(Array.from({ length: 30 }, (_, n) => post(`{"id":${id},"name":"Fern ${n}"}`)));
