@@ -2,8 +2,9 @@ import { ApiError } from "@/lib/api-error";
 import { env } from "@/lib/env";
 import { appOrigin, isSameOriginRequest } from "@/lib/same-origin";
 import { sessionUserId } from "@/lib/session-cookie";
-import { type ApiTokenInfo, checkApiToken, SCOPES, type Scope } from "@/lib/tokens";
+import { type ApiTokenInfo, checkApiToken } from "@/lib/tokens";
 import { findUser, type StaffUser } from "@/lib/users";
+import { SCOPES, type Scope } from "@/lib/validations/api-token";
 
 // RFC 6750 bearer authentication, called by every handler that touches data.
 // The staff app's own pages call the API with their session cookie instead.

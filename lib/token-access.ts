@@ -1,16 +1,11 @@
-import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type Scope } from "@/lib/tokens";
+import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type TokenStatus, tokenStatus } from "@/lib/tokens";
+import type { Scope } from "@/lib/validations/api-token";
 import { listUsers, type StaffUser } from "@/lib/users";
 
 // Which API tokens a staff member may see and revoke: their own; an owner,
 // everyone's (including tokens an operator made with the CLI).
 
-export type TokenStatus = "active" | "expired" | "revoked";
 export type VisibleToken = ApiTokenInfo & { ownerEmail: string | null; status: TokenStatus };
-
-export function tokenStatus(token: Pick<ApiTokenInfo, "revokedAt" | "expiresAt">, now = Date.now()): TokenStatus {
-  if (token.revokedAt) return "revoked";
-  return token.expiresAt.getTime() <= now ? "expired" : "active";
-}
 
 export function mayManage(user: StaffUser, token: Pick<ApiTokenInfo, "ownerId">): boolean {
   return user.role === "owner" || token.ownerId === user.id;

@@ -3,14 +3,12 @@ import { decode, encode } from "next-auth/jwt";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { log, describeError } from "@/lib/log";
+import { type Scope, SCOPES } from "@/lib/validations/api-token";
 
 // API bearer tokens. A token is a JWT encrypted by next-auth with the app's
 // secret; it carries only the id of its database row. The row holds owner,
 // label, scopes, expiry and revocation, so a revoke takes effect on the next
 // request and the token itself is never stored.
-
-export const SCOPES = ["plants:read", "plants:write"] as const;
-export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
@@ -20,8 +18,6 @@ export function isScope(value: string): value is Scope {
 // the key from secret and salt), so a session cookie never works as a bearer
 // token, nor a bearer token as a session.
 const TOKEN_SALT = "plant-store api token";
-
-export const MAX_TOKEN_LIFETIME_SECONDS = 366 * 24 * 60 * 60;
 
 // Last use is recorded at this granularity, so a busy token does not cost a
 // durable write on every request.
@@ -37,6 +33,13 @@ export type ApiTokenInfo = {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
 };
+
+export type TokenStatus = "active" | "expired" | "revoked";
+
+export function tokenStatus(token: Pick<ApiTokenInfo, "revokedAt" | "expiresAt">, now = Date.now()): TokenStatus {
+  if (token.revokedAt) return "revoked";
+  return token.expiresAt.getTime() <= now ? "expired" : "active";
+}
 
 type TokenRow = Omit<ApiTokenInfo, "scopes"> & { scopes: string };
 

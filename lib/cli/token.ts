@@ -4,15 +4,8 @@ import { parseArgs } from "node:util";
 import ms from "ms";
 import { env } from "@/lib/env";
 import { migrate } from "@/lib/migrate";
-import {
-  type ApiTokenInfo,
-  createApiToken,
-  isScope,
-  listApiTokens,
-  MAX_TOKEN_LIFETIME_SECONDS,
-  revokeApiToken,
-  SCOPES,
-} from "@/lib/tokens";
+import { type ApiTokenInfo, createApiToken, isScope, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/tokens";
+import { MAX_TOKEN_LIFETIME_SECONDS, SCOPES } from "@/lib/validations/api-token";
 
 const USAGE = `usage:
   token create --name <label> [--scope plants:read|plants:write ...] [--expires 30d]
@@ -76,7 +69,7 @@ async function list(args: string[]): Promise<void> {
     token.id,
     token.label,
     token.scopes.join(" "),
-    status(token),
+    tokenStatus(token),
     token.expiresAt.toISOString(),
     token.lastUsedAt?.toISOString() ?? "never",
   ]);
@@ -91,17 +84,12 @@ function describe(token: ApiTokenInfo) {
     label: token.label,
     scopes: token.scopes,
     ownerId: token.ownerId,
-    status: status(token),
+    status: tokenStatus(token),
     createdAt: token.createdAt.toISOString(),
     expiresAt: token.expiresAt.toISOString(),
     revokedAt: token.revokedAt?.toISOString() ?? null,
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
   };
-}
-
-function status(token: ApiTokenInfo): "active" | "expired" | "revoked" {
-  if (token.revokedAt) return "revoked";
-  return token.expiresAt.getTime() <= Date.now() ? "expired" : "active";
 }
 
 async function revoke(args: string[]): Promise<void> {
