@@ -2,6 +2,7 @@
 // Works against the configured database whether or not the app is running.
 import { parseArgs } from "node:util";
 import ms from "ms";
+import { runCli, UsageError } from "@/lib/cli/run";
 import { env } from "@/lib/env";
 import { migrate } from "@/lib/migrate";
 import { type ApiTokenInfo, createApiToken, isScope, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/tokens";
@@ -13,8 +14,6 @@ const USAGE = `usage:
       --expires takes 90m, 12h, 30d, 1y ... (at most 366d), default 30d
   token list [--json]
   token revoke <id>`;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -100,11 +99,4 @@ async function revoke(args: string[]): Promise<void> {
   process.stderr.write(`revoked token ${id}\n`);
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`token: ${message}\n${error instanceof UsageError ? `${USAGE}\n` : ""}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCli("token", USAGE, () => main(process.argv.slice(2)));

@@ -3,6 +3,7 @@
 // echo, or from stdin when it is not a terminal; never from a flag, where it
 // would land in shell history and in every `ps` listing.
 import { parseArgs } from "node:util";
+import { runCli, UsageError } from "@/lib/cli/run";
 import { env } from "@/lib/env";
 import { migrate } from "@/lib/migrate";
 import { createUser } from "@/lib/users";
@@ -12,8 +13,6 @@ const USAGE = `usage:
   user create --email <email> --role owner|staff [--name <name>]
       asks for the password twice (no echo); or pipe it on stdin:
       printf '%s\\n' "$PASSWORD" | npm run --silent user -- create --email ana@example.com --role staff`;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -87,11 +86,4 @@ async function readStdinPassword(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? "";
 }
 
-main(process.argv.slice(2)).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`user: ${message}\n${error instanceof UsageError ? `${USAGE}\n` : ""}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+runCli("user", USAGE, () => main(process.argv.slice(2)));
