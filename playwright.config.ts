@@ -1,36 +1,33 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig, devices, type Project } from "@playwright/test";
+import type { E2eDatabase } from "./test/support/e2e-databases";
+import { appEnv } from "./test/support/app-env";
+import { chromiumPath } from "./test/support/chromium";
 
 // End-to-end runs against the BUILT app (`npm run build` first; `npm test`
-// does), started by Playwright on a free port with a throwaway data directory,
-// so the first-run owner setup always meets an empty database.
+// does), once per database engine: Playwright starts one app on SQLite and
+// one on PostgreSQL, each on a free port with a fresh database, so the
+// first-run owner setup always meets an empty one. `--project sqlite` (or
+// `postgresql`) runs one engine's specs alone.
 //
-// Test settings are read from the environment here, not through lib/env.ts:
+// Test settings are read from the environment here, not through lib/server/env.ts:
 //   PLAYWRIGHT_CHROMIUM_PATH  the Chromium to drive (default /usr/bin/chromium)
-//   E2E_PORT, E2E_DATA_DIR    fixed port and data directory (default: fresh ones)
+//   TEST_POSTGRES_URL         the PostgreSQL server to make the database on (default: local, user postgres)
 
-const chromium = process.env.PLAYWRIGHT_CHROMIUM_PATH || "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  throw new Error(
-    `No Chromium at ${chromium}. Install Debian's (sudo apt-get install chromium) ` +
-      "or point PLAYWRIGHT_CHROMIUM_PATH at a Chromium or Chrome binary.",
-  );
-}
+const chromium = chromiumPath();
 
-// Playwright loads this file again in every worker process; the values are
-// chosen once, in the runner, and handed down through the environment.
-process.env.E2E_PORT ||= freePort();
-process.env.E2E_DATA_DIR ||= mkdtempSync(path.join(tmpdir(), "plant-store-e2e-"));
-const port = process.env.E2E_PORT;
-const baseURL = `http://127.0.0.1:${port}`;
+// Playwright loads this file again in every worker process; the databases are
+// made once, in the runner (a child process, as this file must load
+// synchronously), and handed down through the environment.
+process.env.E2E_DATABASES ||= execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "test/support/e2e-databases.ts"], { encoding: "utf8" });
+const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 
+const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");
 
 export default defineConfig({
   testDir: "e2e",
-  // The specs share one app and database: one worker keeps the order fixed.
+  // The specs of an engine share one app and database: one worker keeps the order fixed.
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -39,42 +36,31 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   outputDir: "test-results",
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  globalTeardown: "./test/support/e2e-teardown.ts",
   use: {
-    baseURL,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: { executablePath: chromium },
   },
-  projects: [
-    // First run: creates the owner and saves the signed-in state for the rest.
-    { name: "setup", testMatch: "owner-setup.setup.ts", use: { ...devices["Desktop Chrome"] } },
-    {
-      name: "chromium",
-      dependencies: ["setup"],
-      use: { ...devices["Desktop Chrome"], storageState: path.join(process.env.E2E_DATA_DIR, "owner-storage-state.json") },
-    },
-  ],
-  webServer: {
-    command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${port}`,
-    url: `${baseURL}/sign-in`,
+  projects: databases.flatMap((database): Project[] => {
+    const use = { ...devices["Desktop Chrome"], baseURL: database.baseURL, database };
+    return [
+      // First run: creates the owner and saves the signed-in state for the rest.
+      { name: `setup ${database.provider}`, testMatch: "owner-setup.setup.ts", use },
+      { name: database.provider, dependencies: [`setup ${database.provider}`], use: { ...use, storageState: ownerState(database) } },
+    ];
+  }),
+  webServer: databases.map((database) => ({
+    command: "node --import tsx server.ts",
+    url: `${database.baseURL}/sign-in`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      DATABASE_URL: "",
-      NEXTAUTH_SECRET: "",
-      NEXTAUTH_URL: "",
-      LOG_LEVEL: "warn",
-    },
-  },
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: definedOnly(appEnv(database, { HOST: "127.0.0.1", PORT: new URL(database.baseURL).port, METRICS_PORT: "off", NEXTAUTH_URL: "", LOG_LEVEL: "warn" })),
+  })),
 });
 
-/** A port nobody listens on now; asked of the OS in a child, since this file must load synchronously. */
-function freePort(): string {
-  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -1,14 +1,28 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Four projects: the unit tests (no build needed) and the HTTP tests (against
+// the built app), each on SQLite and on PostgreSQL. TEST_DATABASE picks the
+// engine for lib/, the CLIs and the apps a test starts; TEST_POSTGRES_URL the
+// server (default: the local one, user postgres).
+const UNIT = ["lib/**/*.test.ts", "cli/**/*.test.ts"];
+const HTTP = ["test/http/**/*.test.ts"];
+const POSTGRES = { env: { TEST_DATABASE: "postgresql" }, globalSetup: ["test/support/postgres-global-setup.ts"] };
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
-    // HTTP tests start the built app (npm run build first); each file runs its own servers.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: more files at once only make the servers under test slower.
     maxWorkers: 2,
+    projects: [
+      // *.postgres.test.ts need both engines: they run in the PostgreSQL project only.
+      { extends: true, test: { name: "unit", include: UNIT, exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
+      { extends: true, test: { name: "unit-postgres", include: UNIT, ...POSTGRES } },
+      { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" } } },
+      // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
+      { extends: true, test: { name: "http-postgres", include: [...HTTP, "test/instances/**/*.test.ts"], ...POSTGRES } },
+    ],
   },
 });

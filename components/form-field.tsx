@@ -1,4 +1,5 @@
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import type { UseFormRegisterReturn } from "react-hook-form";
 
 export type DescribedBy = { id: string; "aria-invalid": boolean; "aria-describedby": string | undefined };
 
@@ -23,5 +24,21 @@ export function FormField(props: { id: string; label: string; hint?: string; err
         {error}
       </p>
     </div>
+  );
+}
+
+/** The common case: a text-like input registered with react-hook-form (`register("name")`), in a FormField. */
+export function InputField({
+  id,
+  label,
+  hint,
+  error,
+  registration,
+  ...input
+}: { id: string; label: string; hint?: string; error: string | undefined; registration: UseFormRegisterReturn } & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
+  return (
+    <FormField id={id} label={label} hint={hint} error={error}>
+      {(described) => <input {...registration} {...described} {...input} />}
+    </FormField>
   );
 }

@@ -3,7 +3,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
-import { FormField } from "@/components/form-field";
+import { InputField } from "@/components/form-field";
+import { SubmitButton } from "@/components/submit-button";
 import { setUpOwner } from "@/app/setup/actions";
 import { PASSWORD_MIN, ownerSetupSchema, type OwnerSetupValues } from "@/lib/validations/user";
 
@@ -24,19 +25,13 @@ export function OwnerSetupForm() {
   const formError = errors.root?.server?.message;
   return (
     <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-      <FormField id="setup-email" label="Email" error={errors.email?.message}>
-        {(described) => <input {...register("email")} {...described} type="email" autoComplete="email" required />}
-      </FormField>
-      <FormField id="setup-name" label="Name" error={errors.name?.message}>
-        {(described) => <input {...register("name")} {...described} type="text" autoComplete="name" required />}
-      </FormField>
-      <FormField id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} error={errors.password?.message}>
-        {(described) => <input {...register("password")} {...described} type="password" autoComplete="new-password" required />}
-      </FormField>
+      <InputField id="setup-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="email" required />
+      <InputField id="setup-name" label="Name" error={errors.name?.message} registration={register("name")} type="text" autoComplete="name" required />
+      <InputField id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} error={errors.password?.message} registration={register("password")} type="password" autoComplete="new-password" required />
       <FormError message={formError} />
-      <button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? "Creating…" : "Create owner account"}
-      </button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
+        Create owner account
+      </SubmitButton>
     </form>
   );
 }

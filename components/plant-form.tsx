@@ -4,8 +4,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
-import { FormField } from "@/components/form-field";
-import { submitPlant } from "@/lib/plant-submission";
+import { InputField } from "@/components/form-field";
+import { SubmitButton } from "@/components/submit-button";
+import { submitPlant } from "@/lib/client/plant-submission";
 import { INT64_MAX, INT64_MIN, type NewPlant, PLANT_NAME_MAX, PLANT_TAG_MAX, plantFormSchema, type PlantFormValues } from "@/lib/validations/plant";
 
 const EMPTY: PlantFormValues = { id: "", name: "", tag: "" };
@@ -45,22 +46,16 @@ export function PlantForm() {
 
   return (
     <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status">
-      <FormField id="plant-id" label="Id" hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.`} error={errors.id?.message}>
-        {(described) => <input {...register("id")} {...described} type="text" autoComplete="off" spellCheck={false} required />}
-      </FormField>
-      <FormField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message}>
-        {(described) => <input {...register("name")} {...described} type="text" autoComplete="off" required />}
-      </FormField>
-      <FormField id="plant-tag" label="Tag (optional)" hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`} error={errors.tag?.message}>
-        {(described) => <input {...register("tag")} {...described} type="text" autoComplete="off" />}
-      </FormField>
+      <InputField id="plant-id" label="Id" hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.`} error={errors.id?.message} registration={register("id")} type="text" autoComplete="off" spellCheck={false} required />
+      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" required />
+      <InputField id="plant-tag" label="Tag (optional)" hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`} error={errors.tag?.message} registration={register("tag")} type="text" autoComplete="off" />
       <FormError message={formError} />
       <p id="plant-form-status" className="confirmation" role="status">
         {confirmation}
       </p>
-      <button type="submit" disabled={isSubmitting}>
-        {isSubmitting ? "Saving…" : "Add plant"}
-      </button>
+      <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+        Add plant
+      </SubmitButton>
     </form>
   );
 }

@@ -1,37 +1,61 @@
 "use client";
 
-import { useActionState } from "react";
-import { createToken, type CreateTokenState } from "@/app/(staff)/tokens/actions";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { createToken } from "@/app/(staff)/tokens/actions";
 import { CopyButton } from "@/components/copy-button";
-import { FormField } from "@/components/form-field";
-import { TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token";
+import { FormError } from "@/components/form-error";
+import { FormField, InputField } from "@/components/form-field";
+import { SubmitButton } from "@/components/submit-button";
+import { type NewApiTokenValues, newApiTokenSchema, TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token";
 
 const LIFETIMES = Object.entries(TOKEN_LIFETIMES) as [TokenLifetime, { label: string }][];
 
+const DEFAULTS: NewApiTokenValues = { label: "", scopes: ["plants:read"], expires: "30d" };
+
+/** Creates an API token; the form checks its fields with the same schema as the server action. */
 export function TokenCreateForm() {
-  const [state, action, pending] = useActionState<CreateTokenState, FormData>(createToken, {});
-  const errors = state.errors ?? {};
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<NewApiTokenValues>({ resolver: zodResolver(newApiTokenSchema), defaultValues: DEFAULTS });
+  const [created, setCreated] = useState<{ token: string; label: string }>();
+
+  async function onSubmit(values: NewApiTokenValues) {
+    setCreated(undefined);
+    // Sends the raw input: the server action parses it with the same schema.
+    const result = await createToken(values);
+    if ("created" in result) {
+      setCreated(result.created);
+      reset(DEFAULTS);
+      return;
+    }
+    for (const { field, message } of result.errors) setError(field ?? "root.server", { type: "server", message });
+  }
+
   return (
     <>
-      <form className="stack" action={action}>
-        <FormField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label}>
-          {(described) => <input {...described} name="label" type="text" autoComplete="off" required maxLength={100} />}
-        </FormField>
+      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <InputField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label?.message} registration={register("label")} type="text" autoComplete="off" required maxLength={100} />
         <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
           <legend>Scopes</legend>
           <label className="check">
-            <input type="checkbox" name="scopes" value="plants:read" defaultChecked /> plants:read (see plants)
+            <input {...register("scopes")} type="checkbox" value="plants:read" /> plants:read (see plants)
           </label>
           <label className="check">
-            <input type="checkbox" name="scopes" value="plants:write" /> plants:write (add and change plants)
+            <input {...register("scopes")} type="checkbox" value="plants:write" /> plants:write (add and change plants)
           </label>
           <p id="token-scopes-error" className="field-error" aria-live="polite">
-            {errors.scopes}
+            {errors.scopes?.message}
           </p>
         </fieldset>
-        <FormField id="token-expires" label="Expires after" error={errors.expires}>
+        <FormField id="token-expires" label="Expires after" error={errors.expires?.message}>
           {(described) => (
-            <select {...described} name="expires" defaultValue="30d">
+            <select {...register("expires")} {...described}>
               {LIFETIMES.map(([value, { label }]) => (
                 <option key={value} value={value}>
                   {label}
@@ -40,20 +64,21 @@ export function TokenCreateForm() {
             </select>
           )}
         </FormField>
-        <button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create token"}
-        </button>
+        <FormError message={errors.root?.server?.message} />
+        <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
+          Create token
+        </SubmitButton>
       </form>
       <div role="status" className="new-token-status">
-        {state.created && (
+        {created && (
           <div className="new-token">
             <p>
-              <strong>Copy the token “{state.created.label}” now:</strong> it is shown only this once.
+              <strong>Copy the token “{created.label}” now:</strong> it is shown only this once.
             </p>
             <label htmlFor="new-token-value">New API token</label>
             <div className="token-row">
-              <input id="new-token-value" type="text" readOnly value={state.created.token} spellCheck={false} onFocus={(event) => event.currentTarget.select()} />
-              <CopyButton text={state.created.token} />
+              <input id="new-token-value" type="text" readOnly value={created.token} spellCheck={false} onFocus={(event) => event.currentTarget.select()} />
+              <CopyButton text={created.token} />
             </div>
           </div>
         )}

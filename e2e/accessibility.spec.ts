@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations, SIGNED_OUT } from "./fixtures";
+import { expect, expectNoAxeViolations, SIGNED_OUT, test } from "./fixtures";
 
 // Every page, at desktop and at phone width: no axe violations, and nothing
 // wider than the screen (tables scroll inside their own region instead).

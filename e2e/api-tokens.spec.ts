@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { createUserWithCli, expectNoAxeViolations, OWNER_STATE, SIGNED_OUT, signIn } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, SIGNED_OUT, signIn, test } from "./fixtures";
 
 async function createToken(page: Page, label: string, scopes: ("plants:read" | "plants:write")[]): Promise<string> {
   await page.goto("/tokens");
@@ -56,7 +56,7 @@ test("the token form explains what is missing", async ({ page }) => {
 test.describe("staff and owner", () => {
   test.use({ storageState: SIGNED_OUT });
 
-  test("staff see only their own tokens; the owner sees and revokes everyone's", async ({ browser, page }) => {
+  test("staff see only their own tokens; the owner sees and revokes everyone's", async ({ browser, page, ownerState, createUserWithCli }) => {
     const staff = { email: "sam@plants.example", name: "Sam Staff", role: "staff" as const, password: "another long passphrase" };
     await createUserWithCli(staff);
     await page.goto("/tokens");
@@ -66,7 +66,7 @@ test.describe("staff and owner", () => {
     await expect(page.getByRole("row", { name: /sam's scanner/ })).toBeVisible();
     await expect(page.getByRole("row", { name: /till sync/ })).toHaveCount(0);
 
-    const ownerContext = await browser.newContext({ storageState: OWNER_STATE });
+    const ownerContext = await browser.newContext({ storageState: ownerState });
     const owner = await ownerContext.newPage();
     await owner.goto("/tokens");
     await expect(owner.getByRole("heading", { name: "Everyone’s tokens" })).toBeVisible();

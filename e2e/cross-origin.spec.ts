@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 // The staff form calls POST /plants with the session cookie. A browser sends
 // that cookie on requests other pages make too, so the API must refuse it
@@ -81,4 +81,26 @@ test("a page on another origin cannot create a plant with the staff member's coo
 
   await page.goto("/");
   await expect(page.getByText("Cross-origin")).toHaveCount(0);
+});
+
+test("another site cannot frame the app's pages", async ({ browser, baseURL }) => {
+  // A page of its own: the violation reported here is the very one expected.
+  const page = await browser.newPage();
+  const framing = createServer((_, response) =>
+    response.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>framing</title><iframe src="${baseURL}/tokens"></iframe>`),
+  );
+  await new Promise<void>((resolve) => framing.listen(0, "127.0.0.1", resolve));
+  const { port } = framing.address() as AddressInfo;
+  try {
+    const refused = page.waitForResponse(`${baseURL}/tokens`);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const answer = await refused;
+    expect(answer.headers()["x-frame-options"]).toBe("DENY");
+    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    // The browser shows its own error page in the frame, never the app's.
+    const frame = page.frames().find((each) => each !== page.mainFrame());
+    await expect.poll(() => frame?.url()).toMatch(/^chrome-error:/);
+  } finally {
+    framing.close();
+  }
 });

@@ -1,14 +1,43 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+import { runCli } from "../test/support/cli";
+import type { E2eDatabase } from "../test/support/e2e-databases";
 
-// Shared by the specs: the owner made by the setup project, and the checks
-// every page gets. playwright.config.ts sets E2E_DATA_DIR for every worker.
+// Shared by the specs: the database of the app under test (one per engine,
+// from the project's options), the owner made by the setup project, and the
+// checks every page gets.
 
-export const DATA_DIR = process.env.E2E_DATA_DIR!;
-export const OWNER_STATE = path.join(DATA_DIR, "owner-storage-state.json");
+type Fixtures = {
+  /** Where the setup project keeps the signed-in owner's cookies for the others. */
+  ownerState: string;
+  /** Makes an account with the operator's CLI against this app's database, password on stdin. */
+  createUserWithCli: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures, { database: E2eDatabase }>({
+  // Set by each project in playwright.config.ts.
+  database: [undefined as unknown as E2eDatabase, { option: true, scope: "worker" }],
+  // Every page of every test runs under the app's Content Security Policy: anything it blocks fails the test.
+  page: async ({ page }, provide) => {
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await provide(page);
+    expect(violations, "Content Security Policy violations").toEqual([]);
+  },
+  ownerState: async ({ database }, provide) => provide(path.join(database.dataDir, "owner-storage-state.json")),
+  createUserWithCli: async ({ database }, provide) =>
+    provide(async (user) => {
+      const args = ["create", "--email", user.email, "--name", user.name, "--role", user.role];
+      const run = await runCli("user", args, { database, stdin: `${user.password}\n` });
+      expect(run, "user CLI").toMatchObject({ code: 0 });
+    }),
+});
+
+export { expect };
+
 export const OWNER = { email: "owner@plants.example", name: "Olive Owner", password: "correct horse battery staple" };
 
 /** For specs that start signed out. */
@@ -30,17 +59,4 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, "..");
-
-/** Creates an account with the operator's CLI against the app's database, password on stdin. */
-export async function createUserWithCli(user: { email: string; name: string; role: "owner" | "staff"; password: string }): Promise<void> {
-  const child = run(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/cli/user.ts", "create", "--email", user.email, "--name", user.name, "--role", user.role], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR, DATABASE_URL: "", NEXTAUTH_SECRET: "" },
-  });
-  child.child.stdin?.end(`${user.password}\n`);
-  await child;
 }

@@ -1,9 +1,8 @@
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations, OWNER, OWNER_STATE, signIn } from "./fixtures";
+import { expect, expectNoAxeViolations, OWNER, signIn, test } from "./fixtures";
 
 // Runs first (the "setup" project) on the empty database of this run.
 
-test("first run: the owner account is set up once, then setup is gone for good", async ({ page }) => {
+test("first run: the owner account is set up once, then setup is gone for good", async ({ page, ownerState }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Set up Plant Store" })).toBeVisible();
@@ -29,7 +28,7 @@ test("first run: the owner account is set up once, then setup is gone for good",
   await signIn(page, OWNER.email, OWNER.password);
   await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
   await expect(page.getByText(`${OWNER.name} (owner)`)).toBeVisible();
-  await page.context().storageState({ path: OWNER_STATE });
+  await page.context().storageState({ path: ownerState });
 
   await page.goto("/setup");
   await expect(page.getByRole("heading", { name: /not found|404/i })).toBeVisible();

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/plants/new");
@@ -70,4 +69,16 @@ test("the form works from the keyboard alone", async ({ page }) => {
   await page.keyboard.type("succulent");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText("Saved Aloe vera (succulent) with id -17.");
+});
+
+test("the forms cannot be sent before their scripts run, when a click would reload the bare page", async ({ page }) => {
+  for (const [path, button] of [
+    ["/plants/new", "Add plant"],
+    ["/tokens", "Create token"],
+  ] as const) {
+    const html = await (await page.request.get(path)).text();
+    expect(html, path).toMatch(new RegExp(`<button type="submit" disabled="">${button}</button>`));
+    await page.goto(path);
+    await expect(page.getByRole("button", { name: button })).toBeEnabled();
+  }
 });

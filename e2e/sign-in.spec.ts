@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations, OWNER, SIGNED_OUT, signIn } from "./fixtures";
+import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
 
 test.use({ storageState: SIGNED_OUT });
 
@@ -42,4 +41,21 @@ test("sign-in never sends anyone to another site", async ({ page, baseURL }) => 
     await signIn(page, OWNER.email, OWNER.password);
     await expect(page).toHaveURL(`${baseURL}/`);
   }
+});
+
+test("after five failed sign-ins for an account even the right password must wait, and an email with no account is told the same", async ({ page, createUserWithCli }) => {
+  const account = { email: "guessed@plants.example", name: "Gus", role: "staff" as const, password: "the right long passphrase" };
+  await createUserWithCli(account);
+  const alert = page.getByRole("alert").filter({ hasText: /./ });
+  await page.goto("/sign-in");
+  for (const email of [account.email, "nobody@plants.example"]) {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await signIn(page, email, `wrong passphrase number ${attempt}`);
+      await expect(alert).toHaveText("That email and password do not match an account.");
+    }
+    await signIn(page, email, account.password);
+    await expect(alert).toHaveText("Too many failed sign-ins. Wait 15 minutes, then try again.");
+  }
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expectNoAxeViolations(page);
 });

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/sign-out-button";
-import { currentStaff } from "@/lib/require-staff";
+import { currentStaff } from "@/lib/auth/require-staff";
 
 // The frame of every staff page. It only shows who is signed in: each page
 // checks the session itself, since a layout is not re-run on every navigation.

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listNewestPlants } from "@/lib/plants";
-import { requireStaff } from "@/lib/require-staff";
+import { listNewestPlants } from "@/lib/plants/plant-queries";
+import { requireStaff } from "@/lib/auth/require-staff";
 import { UtcTime } from "@/components/utc-time";
 
 export const metadata: Metadata = { title: "Plants · Plant Store" };

@@ -1,16 +1,16 @@
-import { apiRoute, otherMethods } from "@/lib/api-route";
-import { jsonResponse, parseInput } from "@/lib/api-error";
-import { requireScope } from "@/lib/bearer-auth";
-import { readJsonBody } from "@/lib/json-body";
-import { nextPageLink } from "@/lib/link-header";
-import { createPlant, listPlants } from "@/lib/plants";
-import { readQuery } from "@/lib/query-params";
+import { operations } from "@/lib/api/operations";
+import { apiRoute, otherMethods } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/json-body";
+import { jsonResponse } from "@/lib/http/json-response";
+import { nextPageLink } from "@/lib/http/link-header";
+import { parseInput } from "@/lib/http/parse-input";
+import { readQuery } from "@/lib/http/query-params";
+import { createPlant, listPlants } from "@/lib/plants/plant-queries";
 import { listPlantsQuerySchema, newPlantSchema } from "@/lib/validations/plant";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async (request) => {
-  await requireScope(request, "plants:read");
+export const GET = apiRoute(operations.listPlants, async ({ request }) => {
   const query = parseInput(listPlantsQuerySchema, readQuery(request), "(query)");
   const page = await listPlants(query);
   if (page.nextAfter === undefined) return jsonResponse(page.plants);
@@ -18,11 +18,9 @@ export const GET = apiRoute(async (request) => {
   return jsonResponse(page.plants, { headers: { link } });
 });
 
-export const POST = apiRoute(async (request) => {
-  await requireScope(request, "plants:write");
+export const POST = apiRoute(operations.createPlant, async ({ request }) => {
   const input = parseInput(newPlantSchema, await readJsonBody(request));
   return jsonResponse(await createPlant(input));
 });
 
-// Next answers HEAD with the GET handler (without the body), so HEAD is allowed.
-export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "HEAD", "POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("/plants");

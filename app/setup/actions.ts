@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { createFirstOwner } from "@/lib/users";
+import { createFirstOwner } from "@/lib/auth/users";
 import { ownerSetupSchema } from "@/lib/validations/user";
 
 /** Creates the owner account on first run; returns what went wrong, if anything. */

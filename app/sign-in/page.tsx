@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/sign-in-form";
-import { safeCallbackPath } from "@/lib/callback-url";
-import { currentStaff } from "@/lib/require-staff";
-import { hasAnyUser } from "@/lib/users";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { currentStaff } from "@/lib/auth/require-staff";
+import { hasAnyUser } from "@/lib/auth/users";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · Plant Store" };

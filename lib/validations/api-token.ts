@@ -6,6 +6,15 @@ import { z } from "zod";
 export const SCOPES = ["plants:read", "plants:write"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether scopes `held` allow `needed`: plants:write includes plants:read, since a client that may change plants may see them. */
+export function grants(held: readonly Scope[], needed: Scope): boolean {
+  return held.includes(needed) || (needed === "plants:read" && held.includes("plants:write"));
+}
+
 const DAY = 24 * 60 * 60;
 
 export const MAX_TOKEN_LIFETIME_SECONDS = 366 * DAY;
@@ -29,3 +38,9 @@ export const newApiTokenSchema = z.object({
     .min(1, "choose at least one scope"),
   expires: z.enum(LIFETIME_KEYS, "choose an expiry from the list"),
 });
+
+/** The token form's fields, for placing an error on the one it concerns. */
+export const apiTokenFieldSchema = newApiTokenSchema.keyof();
+
+/** What the token form's fields hold, before parsing. */
+export type NewApiTokenValues = z.input<typeof newApiTokenSchema>;

@@ -68,14 +68,15 @@ export const newPlantSchema = z.strictObject(
 
 export type NewPlant = z.infer<typeof newPlantSchema>;
 
-/** What the API answers for a stored plant: every response carries the id. */
-export const plantSchema = z
-  .object({
-    id: plantIdSchema.describe("Identification number of the plant"),
-    name: plantNameSchema,
-    tag: plantTagSchema.optional(),
-  })
-  .describe("A stored plant");
+/**
+ * What the API answers for a stored plant: the NewPlant it was made from, id
+ * included. Not strict: a client reading an answer ignores fields it does not know.
+ */
+export const plantSchema = z.object(newPlantSchema.shape).describe("A stored plant");
+
+/** The names of a plant's fields, for matching an error's `details` to a form field. */
+export const plantFieldSchema = newPlantSchema.keyof();
+export type PlantField = z.infer<typeof plantFieldSchema>;
 
 export type Plant = z.infer<typeof plantSchema>;
 

@@ -45,6 +45,9 @@ export type NewUser = z.output<typeof newUserSchema>;
 export const ownerSetupSchema = newUserSchema.omit({ role: true });
 export type OwnerSetupValues = z.input<typeof ownerSetupSchema>;
 
+/** What next-auth hands the sign-in form when too many sign-ins failed: "rate-limited:<seconds to wait>". */
+export const SIGN_IN_RATE_LIMITED = "rate-limited";
+
 // Sign-in checks only presence: the rules for new passwords must not lock out
 // an account made under older rules.
 export const signInSchema = z.object({

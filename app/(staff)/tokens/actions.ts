@@ -1,28 +1,26 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireStaff } from "@/lib/require-staff";
-import { createTokenFor, revokeTokenFor } from "@/lib/token-access";
-import { newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
+import type { z } from "zod";
+import { requireStaff } from "@/lib/auth/require-staff";
+import { createTokenFor, revokeTokenFor } from "@/lib/auth/token-access";
+import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
 
 // Server actions are public endpoints: each one checks the session itself.
 
-export type CreateTokenState = {
+export type CreateTokenResult =
   /** The new token, shown once: it is not stored and cannot be shown again. */
-  created?: { token: string; label: string };
-  errors?: { label?: string; scopes?: string; expires?: string };
-};
+  | { created: { token: string; label: string } }
+  | { errors: { field: z.infer<typeof apiTokenFieldSchema> | null; message: string }[] };
 
-export async function createToken(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
+/** Creates a token for the signed-in staff member from the form's raw values, parsed with the form's own schema. */
+export async function createToken(values: unknown): Promise<CreateTokenResult> {
   const user = await requireStaff("/tokens");
-  const parsed = newApiTokenSchema.safeParse({ label: form.get("label"), scopes: form.getAll("scopes"), expires: form.get("expires") });
+  const parsed = newApiTokenSchema.safeParse(values);
   if (!parsed.success) {
-    const errors: NonNullable<CreateTokenState["errors"]> = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0];
-      if (field === "label" || field === "scopes" || field === "expires") errors[field] ??= issue.message;
-    }
-    return { errors };
+    return {
+      errors: parsed.error.issues.map((issue) => ({ field: apiTokenFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })),
+    };
   }
   const { label, scopes, expires } = parsed.data;
   const { token, info } = await createTokenFor(user, { label, scopes, lifetimeSeconds: TOKEN_LIFETIMES[expires].seconds });

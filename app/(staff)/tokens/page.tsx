@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { revokeToken } from "@/app/(staff)/tokens/actions";
 import { TokenCreateForm } from "@/components/token-create-form";
 import { UtcTime } from "@/components/utc-time";
-import { requireStaff } from "@/lib/require-staff";
-import { listTokensFor, type VisibleToken } from "@/lib/token-access";
+import { requireStaff } from "@/lib/auth/require-staff";
+import { listTokensFor, type VisibleToken } from "@/lib/auth/token-access";
 
 export const metadata: Metadata = { title: "API tokens · Plant Store" };
 

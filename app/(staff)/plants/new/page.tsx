@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PlantForm } from "@/components/plant-form";
-import { requireStaff } from "@/lib/require-staff";
+import { requireStaff } from "@/lib/auth/require-staff";
 
 export const metadata: Metadata = { title: "Add a plant · Plant Store" };
 

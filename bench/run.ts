@@ -1,0 +1,144 @@
+// npm run bench: the app against the framework's own ceiling, in one run, on
+// this machine. Authenticated POST /plants (unique ids) and GET
+// /plants?limit=20 (500 plants stored), on SQLite and on PostgreSQL, each
+// against a Next.js route handler built with the project's Next that answers a
+// constant. 50 connections, a warm-up, then alternating rounds. Prints each
+// round and the median ratio to the ceiling; exits 1 if any request failed.
+//   BENCH_SECONDS    length of a round per target (default 5)
+//   BENCH_DATABASES  engines to measure, comma-separated (default sqlite,postgresql)
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import type { DatabaseProvider } from "@/lib/db/database-url";
+import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
+import { makeTestDatabase, storedPlants } from "@/test/support/test-database";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const CEILING = path.join(ROOT, "bench/ceiling");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const CONNECTIONS = 50;
+const WARMUP_SECONDS = 3;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = 3;
+const STORED_FOR_GET = 500;
+const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") as DatabaseProvider[];
+
+type Operation = "POST" | "GET";
+type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
+type Target = { name: string; url: string; headers: Record<string, string>; app?: AppServer };
+
+let nextId = 1_000_000n;
+
+async function load(target: Target, operation: Operation, seconds: number): Promise<Result> {
+  const request =
+    operation === "POST"
+      ? {
+          method: "POST" as const,
+          path: "/plants",
+          headers: { "content-type": "application/json", ...target.headers },
+          setupRequest: (each: autocannon.Request) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
+        }
+      : { method: "GET" as const, path: "/plants?limit=20", headers: target.headers };
+  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function startCeiling(port: number): Promise<() => void> {
+  const child = spawn(process.execPath, [NEXT_BIN, "start", CEILING, "-H", "127.0.0.1", "-p", String(port)], {
+    stdio: "ignore",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/plants`, { method: "POST" });
+      return () => child.kill();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  child.kill();
+  throw new Error("the ceiling app did not start");
+}
+
+/** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
+async function startEngine(engine: DatabaseProvider): Promise<Target> {
+  // One token drives hundreds of requests a second here: its rate limit is not what is measured.
+  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off" } });
+  const token = await createToken(app.database, ["plants:write"], "1h");
+  const headers = { authorization: `Bearer ${token}` };
+  for (let id = 1; id <= STORED_FOR_GET; id++) {
+    const response = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
+    if (response.status !== 200) throw new Error(`seeding ${engine} answered ${response.status}`);
+  }
+  return { name: `app on ${engine}`, url: app.url, headers, app };
+}
+
+function show(name: string, result: Result): string {
+  return `${name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
+  console.log("building the ceiling app with the project's Next.js ...");
+  execFileSync(process.execPath, [NEXT_BIN, "build", CEILING], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+
+  const ceilingPort = await freePort();
+  const stopCeiling = await startCeiling(ceilingPort);
+  const ceiling: Target = { name: "ceiling (constant)", url: `http://127.0.0.1:${ceilingPort}`, headers: {} };
+  const apps: Target[] = [];
+  let failures = 0;
+  try {
+    for (const engine of ENGINES) apps.push(await startEngine(engine));
+    const targets = [ceiling, ...apps];
+    console.log(`warming up for ${WARMUP_SECONDS} s each, then ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections ...`);
+    for (const operation of ["POST", "GET"] as const) for (const target of targets) await load(target, operation, WARMUP_SECONDS);
+
+    // This machine's speed drifts from minute to minute; alternating short
+    // rounds lets every target meet the same drift, and the median ratio of
+    // the rounds is the figure to quote.
+    const ratios = new Map<string, number[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`round ${round}`);
+      for (const operation of ["POST", "GET"] as const) {
+        const limit = await load(ceiling, operation, SECONDS);
+        console.log(`  ${operation.padEnd(4)} ${show(ceiling.name, limit)}`);
+        for (const app of apps) {
+          const before = operation === "POST" ? (await storedPlants(app.app!.database)).length : 0;
+          const result = await load(app, operation, SECONDS);
+          failures += result.non2xx + result.errors;
+          const key = `${operation} ${app.name}`;
+          ratios.set(key, [...(ratios.get(key) ?? []), result.requestsPerSecond / limit.requestsPerSecond]);
+          const written = operation === "POST" ? `, ${(await storedPlants(app.app!.database)).length - before} rows written` : "";
+          console.log(`  ${operation.padEnd(4)} ${show(app.name, result)}   ratio ${ratios.get(key)!.at(-1)!.toFixed(2)}, p99 ${(result.p99 / Math.max(limit.p99, 1)).toFixed(2)}x${written}`);
+        }
+      }
+    }
+    console.log(`\nmedian ratio to the ceiling over ${ROUNDS} rounds:`);
+    for (const [key, values] of ratios) console.log(`  ${key.padEnd(28)} ${median(values).toFixed(2)}`);
+    if (failures > 0) {
+      console.error(`${failures} requests failed`);
+      process.exitCode = 1;
+    }
+  } finally {
+    stopCeiling();
+    await Promise.all(apps.map(async (app) => {
+      await app.app!.stop();
+      await app.app!.database.drop();
+    }));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+// npm run --silent token -- <create|list|revoke>: the operator's API token CLI.
+// Works against the configured database whether or not the app is running.
+import { parseArgs } from "node:util";
+import ms from "ms";
+import { runCli, UsageError } from "@/cli/run-cli";
+import { env } from "@/lib/server/env";
+import { migrate } from "@/lib/db/migrate";
+import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens";
+import { isScope, MAX_TOKEN_LIFETIME_SECONDS, SCOPES } from "@/lib/validations/api-token";
+
+const USAGE = `usage:
+  token create --name <label> [--scope plants:read|plants:write ...] [--expires 30d]
+      prints only the new token on stdout; --scope repeats, default plants:read;
+      --expires takes 90m, 12h, 30d, 1y ... (at most 366d), default 30d
+  token list [--json]
+  token revoke <id>`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  await migrate(env().database);
+  switch (command) {
+    case "create":
+      return create(rest);
+    case "list":
+      return list(rest);
+    case "revoke":
+      return revoke(rest);
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  }
+}
+
+async function create(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: "string" },
+      scope: { type: "string", multiple: true },
+      expires: { type: "string", default: "30d" },
+    },
+  });
+  const label = values.name?.trim();
+  if (!label) throw new UsageError("--name <label> is required");
+  const scopes = (values.scope ?? ["plants:read"]).flatMap((scope) => scope.split(/[\s,]+/)).filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(", ")}; scopes are ${SCOPES.join(", ")}`);
+  const lifetimeMs = ms(values.expires as ms.StringValue) as number | undefined;
+  if (lifetimeMs === undefined || !(lifetimeMs >= 1000) || lifetimeMs / 1000 > MAX_TOKEN_LIFETIME_SECONDS) {
+    throw new UsageError(`--expires ${values.expires} is not a duration from 1s to 366d (e.g. 12h, 30d)`);
+  }
+  const { token, info } = await createApiToken({ label, scopes: scopes.filter(isScope), lifetimeSeconds: Math.floor(lifetimeMs / 1000) });
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(`created token ${info.id} (${info.scopes.join(" ")}), expires ${info.expiresAt.toISOString()}\n`);
+}
+
+async function list(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false } } });
+  const tokens = await listApiTokens();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(tokens.map(describe), null, 2)}\n`);
+    return;
+  }
+  if (tokens.length === 0) {
+    process.stdout.write("no tokens\n");
+    return;
+  }
+  const rows = tokens.map((token) => [
+    token.id,
+    token.label,
+    token.scopes.join(" "),
+    tokenStatus(token),
+    token.expiresAt.toISOString(),
+    token.lastUsedAt?.toISOString() ?? "never",
+  ]);
+  const table = [["ID", "LABEL", "SCOPES", "STATUS", "EXPIRES", "LAST USED"], ...rows];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+}
+
+function describe(token: ApiTokenInfo) {
+  return {
+    id: token.id,
+    label: token.label,
+    scopes: token.scopes,
+    ownerId: token.ownerId,
+    status: tokenStatus(token),
+    createdAt: token.createdAt.toISOString(),
+    expiresAt: token.expiresAt.toISOString(),
+    revokedAt: token.revokedAt?.toISOString() ?? null,
+    lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+async function revoke(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true });
+  const [id] = positionals;
+  if (!id || positionals.length > 1) throw new UsageError("revoke takes exactly one token id (see token list)");
+  if (!(await revokeApiToken(id))) throw new Error(`no token with id ${id}`);
+  process.stderr.write(`revoked token ${id}\n`);
+}
+
+runCli("token", USAGE, () => main(process.argv.slice(2)));

@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { decode, encode } from "next-auth/jwt";
+import { type ApiToken, db } from "@/lib/db/client";
+import { env } from "@/lib/server/env";
+import { describeError, log } from "@/lib/server/log";
+import { metrics } from "@/lib/server/metrics";
+import { isScope, type Scope } from "@/lib/validations/api-token";
+
+// API bearer tokens. A token is a JWT encrypted by next-auth with the app's
+// secret; it carries only the id of its database row. The row holds owner,
+// label, scopes, expiry and revocation, so a revoke takes effect on the next
+// request and the token itself is never stored.
+
+// A salt of its own gives API tokens a key of their own (next-auth derives
+// the key from secret and salt), so a session cookie never works as a bearer
+// token, nor a bearer token as a session.
+const TOKEN_SALT = "plant-store api token";
+
+// Last use is recorded at this granularity, so a busy token does not cost a
+// durable write on every request.
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/** A token's record, with its scopes as a list (the row keeps them space-separated, as OAuth does). */
+export type ApiTokenInfo = Omit<ApiToken, "scopes"> & { scopes: Scope[] };
+
+export type TokenStatus = "active" | "expired" | "revoked";
+
+export function tokenStatus(token: Pick<ApiTokenInfo, "revokedAt" | "expiresAt">, now = Date.now()): TokenStatus {
+  if (token.revokedAt) return "revoked";
+  return token.expiresAt.getTime() <= now ? "expired" : "active";
+}
+
+function toInfo(row: ApiToken): ApiTokenInfo {
+  return { ...row, scopes: row.scopes.split(" ").filter(isScope) };
+}
+
+export async function createApiToken(input: {
+  label: string;
+  scopes: Scope[];
+  lifetimeSeconds: number;
+  ownerId?: string | null;
+}): Promise<{ token: string; info: ApiTokenInfo }> {
+  const id = randomUUID();
+  const now = Date.now();
+  const row = await db().apiToken.create({
+    data: {
+      id,
+      label: input.label,
+      scopes: [...new Set(input.scopes)].join(" "),
+      ownerId: input.ownerId ?? null,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + input.lifetimeSeconds * 1000),
+    },
+  });
+  const token = await encode({ token: { tid: id }, secret: env().authSecret, salt: TOKEN_SALT, maxAge: input.lifetimeSeconds });
+  return { token, info: toInfo(row) };
+}
+
+// Decrypting a token (key derivation, then AES-GCM) costs about 0.3 ms and
+// its result never changes, so the token ids of recently seen tokens are
+// kept in memory. Only decryption is skipped: the row is read on every
+// request, so revocation and expiry still apply at once.
+const DECODED_CACHE_SIZE = 1_000;
+const decodedTokenIds = new Map<string, string>();
+
+function rememberDecoded(token: string, tokenId: string): void {
+  // A Map iterates in insertion order: the first key is the oldest.
+  if (decodedTokenIds.size >= DECODED_CACHE_SIZE) decodedTokenIds.delete(decodedTokenIds.keys().next().value!);
+  decodedTokenIds.set(token, tokenId);
+}
+
+export type TokenCheck = { ok: true; info: ApiTokenInfo } | { ok: false; reason: "invalid" | "expired" | "revoked" };
+
+/** Decides whether a presented token is good now; the database, not the JWT, has the last word. */
+export async function checkApiToken(token: string): Promise<TokenCheck> {
+  const check = await decideToken(token);
+  metrics().tokenChecks.inc({ outcome: check.ok ? "ok" : check.reason });
+  return check;
+}
+
+async function decideToken(token: string): Promise<TokenCheck> {
+  let tokenId = decodedTokenIds.get(token);
+  if (tokenId === undefined) {
+    try {
+      const claim = (await decode({ token, secret: env().authSecret, salt: TOKEN_SALT }))?.tid;
+      if (typeof claim !== "string") return { ok: false, reason: "invalid" };
+      tokenId = claim;
+    } catch (error) {
+      const expired = error instanceof Error && "code" in error && error.code === "ERR_JWT_EXPIRED";
+      return { ok: false, reason: expired ? "expired" : "invalid" };
+    }
+    rememberDecoded(token, tokenId);
+  }
+  // A token whose owner is gone is no token, even where the owner's row was
+  // deleted with foreign keys off, so the cascade never ran: the owner's
+  // existence is part of the same query. (A condition on one of the owner's
+  // fields makes Prisma join users; `owner: { isNot: null }` would only test
+  // owner_id, which still names the deleted row.)
+  const row = await db().apiToken.findUnique({ where: { id: tokenId, OR: [{ ownerId: null }, { owner: { is: { id: { not: "" } } } }] } });
+  if (!row) return { ok: false, reason: "invalid" };
+  if (row.revokedAt) return { ok: false, reason: "revoked" };
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now) return { ok: false, reason: "expired" };
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
+    // Bookkeeping only: the request need not wait for this write.
+    db()
+      .apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } })
+      .catch((error: unknown) => log.warn("could not record token use", { tokenId: row.id, ...describeError(error) }));
+  }
+  return { ok: true, info: toInfo(row) };
+}
+
+export async function listApiTokens(filter: { ownerId?: string } = {}): Promise<ApiTokenInfo[]> {
+  const rows = await db().apiToken.findMany({ where: filter, orderBy: { createdAt: "desc" } });
+  return rows.map(toInfo);
+}
+
+/** Revokes a token; false when no such token exists. Revoking twice keeps the first time. */
+export async function revokeApiToken(id: string): Promise<boolean> {
+  const { count } = await db().apiToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count > 0) return true;
+  return (await db().apiToken.count({ where: { id } })) > 0;
+}
+
+export async function findApiToken(id: string): Promise<ApiTokenInfo | null> {
+  const row = await db().apiToken.findUnique({ where: { id } });
+  return row && toInfo(row);
+}

@@ -1,0 +1,83 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { env } from "@/lib/server/env";
+import { log } from "@/lib/server/log";
+import { authenticate, type StaffUser } from "@/lib/auth/users";
+import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
+import { SIGN_IN_RATE_LIMITED, signInSchema } from "@/lib/validations/user";
+
+// next-auth's configuration: staff sign in with email and password; the
+// session is an encrypted JWT cookie that expires after a working day.
+
+export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+let options: NextAuthOptions | undefined;
+
+/** Built on first use, not at import: the secret may come from the data directory, which `next build` must not touch. */
+export function authOptions(): NextAuthOptions {
+  options ??= {
+    secret: env().authSecret,
+    // __Secure- session cookies, marked Secure, once the app is known to be served over https;
+    // next-auth's cookies are HttpOnly and SameSite=Lax either way.
+    useSecureCookies: env().authUrl?.startsWith("https://") ?? false,
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    // next-auth's messages join the app's JSON log lines. Only the code and
+    // the error's message are kept: its metadata may carry request details.
+    logger: {
+      warn: (code) => log.warn(`next-auth: ${code}`, { see: `https://next-auth.js.org/warnings#${code.toLowerCase()}` }),
+      error: (code, metadata) => log.error(`next-auth: ${code}`, { detail: (metadata instanceof Error ? metadata : metadata.error)?.message }),
+      debug: () => {},
+    },
+    providers: [
+      CredentialsProvider({
+        name: "email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, request) {
+          const parsed = signInSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, headerValue(request.headers, CLIENT_ADDRESS_HEADER) ?? "unknown");
+          return user && { id: user.id, email: user.email, name: user.name };
+        },
+      }),
+    ],
+    callbacks: {
+      // The token carries only who signed in (sub); role and existence are
+      // read from the database on every request, so changes apply at once.
+      session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
+      redirect: ({ url, baseUrl }) => {
+        const sameOrigin = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
+        return `${baseUrl}${safeCallbackPath(sameOrigin)}`;
+      },
+    },
+  };
+  return options;
+}
+
+/**
+ * Checks a password only while neither the client's address nor the account
+ * has used up its failed sign-ins. The account is the email as typed, whether
+ * or not an account has it, so the answer never tells which emails exist.
+ * Refused, next-auth hands the form "rate-limited:<seconds>".
+ */
+async function authenticateWithinLimits(email: string, password: string, address: string): Promise<StaffUser | null> {
+  const account = email.trim().toLowerCase();
+  const waits = await Promise.all([blockedFor("signInAddress", address), blockedFor("signInAccount", account)]);
+  const wait = Math.max(0, ...waits.filter((seconds) => seconds !== undefined));
+  if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
+  const user = await authenticate(email, password);
+  if (!user) {
+    await Promise.all([countFailure("signInAddress", address), countFailure("signInAccount", account)]);
+    return null;
+  }
+  await forgive("signInAccount", account);
+  return user;
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,63 @@
+import { encode } from "next-auth/jwt";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiToken } from "@/lib/auth/api-tokens";
+import { authenticateCaller } from "@/lib/auth/caller";
+import { createUser } from "@/lib/auth/users";
+import { ApiError } from "@/lib/http/api-error";
+import { env } from "@/lib/server/env";
+import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+
+// The staff session path of authenticateCaller; the bearer path is covered over HTTP.
+
+const APP = "http://127.0.0.1:3000";
+let cookie = "";
+
+setUpTestDatabase();
+
+beforeAll(async () => {
+  const user = await createUser({ email: "sam@example.com", name: "Sam", role: "staff", password: "a long passphrase" });
+  cookie = `next-auth.session-token=${await encode({ token: { sub: user.id }, secret: env().authSecret })}`;
+});
+
+function post(headers: Record<string, string>): Request {
+  return new Request(`${APP}/plants`, { method: "POST", headers: { host: "127.0.0.1:3000", ...headers } });
+}
+
+async function refusal(request: Request): Promise<{ status: number; message: string; challenge?: string }> {
+  const error: unknown = await authenticateCaller(request, "plants:write").then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof ApiError)) throw new Error("expected an ApiError");
+  return { status: error.status, message: error.message, challenge: error.extra.headers?.["www-authenticate"] };
+}
+
+describe("authenticateCaller with a staff session cookie", () => {
+  it("accepts it from the app's own origin", async () => {
+    const caller = await authenticateCaller(post({ cookie, "sec-fetch-site": "same-origin" }), "plants:write");
+    expect(caller).toMatchObject({ kind: "staff", user: { email: "sam@example.com" } });
+    expect(await authenticateCaller(post({ cookie, origin: APP }), "plants:write")).toMatchObject({ kind: "staff" });
+  });
+
+  it.each([
+    ["another site", { origin: "https://evil.example" }],
+    ["the same site on another port", { "sec-fetch-site": "same-site", origin: "http://127.0.0.1:4000" }],
+    ["a request with no origin evidence", {}],
+  ])("refuses it from %s with 403", async (_, headers) => {
+    expect(await refusal(post({ cookie, ...headers }))).toMatchObject({ status: 403, challenge: undefined });
+  });
+
+  it("ignores the cookie when an Authorization header is present", async () => {
+    expect(await refusal(post({ cookie, "sec-fetch-site": "same-origin", authorization: "Basic dTpw" }))).toMatchObject({ status: 401 });
+  });
+
+  it("answers 401 with a Bearer challenge for a forged or foreign cookie", async () => {
+    const forged = `next-auth.session-token=${await encode({ token: { sub: "x" }, secret: "another secret of at least thirty-two characters" })}`;
+    expect(await refusal(post({ cookie: forged, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401, challenge: 'Bearer realm="plant-store"' });
+  });
+
+  it("does not take an API token as a session cookie", async () => {
+    const { token } = await createApiToken({ label: "t", scopes: ["plants:write"], lifetimeSeconds: 60 });
+    expect(await refusal(post({ cookie: `next-auth.session-token=${token}`, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
+  });
+});

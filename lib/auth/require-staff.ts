@@ -1,0 +1,26 @@
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { authOptions } from "@/lib/auth/auth-options";
+import { signInPath } from "@/lib/auth/callback-url";
+import { findUser, type StaffUser } from "@/lib/auth/users";
+
+// Called by every staff page and every server action before it touches data.
+// Middleware alone is not a guard: CVE-2025-29927 skipped it with one header.
+
+/** The signed-in staff member; anyone else is sent to sign-in and back to `returnPath`. */
+export async function requireStaff(returnPath: string): Promise<StaffUser> {
+  const user = await currentStaff();
+  if (!user) redirect(signInPath(returnPath));
+  return user;
+}
+
+/**
+ * The signed-in staff member, or null. The account must still exist: deleting
+ * it ends its sessions. Cached per request, as layout and page both ask.
+ */
+export const currentStaff = cache(async (): Promise<StaffUser | null> => {
+  const session = await getServerSession(authOptions());
+  const id = session?.user.id;
+  return id ? findUser(id) : null;
+});

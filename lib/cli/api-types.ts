@@ -1,8 +1,0 @@
-// npm run api:types: regenerates lib/testing/plant-store-api.ts from the OpenAPI document.
-import { writeFileSync } from "node:fs";
-import { API_TYPES_FILE, renderApiTypes } from "@/lib/testing/api-types";
-
-void renderApiTypes().then((source) => {
-  writeFileSync(API_TYPES_FILE, source);
-  console.log(`wrote ${API_TYPES_FILE}`);
-});

@@ -1,0 +1,45 @@
+import type { DatabaseConfig } from "@/lib/db/database-url";
+import { postgresAdapter } from "@/lib/db/postgres";
+import { sqliteAdapter } from "@/lib/db/sqlite";
+import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
+import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
+import { env } from "@/lib/server/env";
+import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
+
+// The one Prisma client of the process, for the database DATABASE_URL names.
+//
+// Prisma generates a client per provider (prisma/sqlite, prisma/postgres):
+// the same models and methods, but nominally distinct types. The app is typed
+// against the SQLite client, the narrower of the two, so a PostgreSQL-only
+// query option cannot slip in and then fail on SQLite; the PostgreSQL client
+// is handed out under that type, and every query runs on both databases in
+// the tests.
+export { Prisma };
+export type { ApiToken, User } from "@/lib/generated/sqlite/client";
+export type Database = PrismaClient;
+
+function createClient(database: DatabaseConfig): Database {
+  if (database.provider === "sqlite") return new PrismaClient({ adapter: sqliteAdapter(database.path) });
+  return new PostgresPrismaClient({ adapter: postgresAdapter(database.url) }) as unknown as Database;
+}
+
+export function db(): Database {
+  return processGlobal("db", () => createClient(env().database));
+}
+
+/** Closes the client's connections, if this process opened any (at shutdown). */
+export async function disconnectDatabase(): Promise<void> {
+  await existingProcessGlobal<Database>("db")?.$disconnect();
+}
+
+/**
+ * Whether a transaction lost a serialization race (PostgreSQL's 40001 under
+ * SERIALIZABLE), so that nothing it did was kept. The driver adapter reports it
+ * as a DriverAdapterError of kind TransactionWriteConflict, Prisma itself as P2034.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2034";
+  if (!(error instanceof Error) || error.name !== "DriverAdapterError") return false;
+  const { cause } = error as { cause?: unknown };
+  return typeof cause === "object" && cause !== null && "kind" in cause && cause.kind === "TransactionWriteConflict";
+}

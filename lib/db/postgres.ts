@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
+
+// PostgreSQL, for more than one instance: the Prisma driver adapter with the
+// settings that make a 200 durable, and the migrator.
+
+// A commit returns only once its WAL is flushed to disk, whatever the server's
+// or the database's default says: a 200 means the plant is stored.
+const CONNECTION_OPTIONS = "-c synchronous_commit=on";
+
+/** Prisma's driver adapter for the PostgreSQL database at `url`, with the settings above on every pooled connection. */
+export function postgresAdapter(url: string): PrismaPg {
+  return new PrismaPg({ connectionString: url, options: CONNECTION_OPTIONS });
+}
+
+// Prisma's own DDL for the table (schema-engine, postgres flavour).
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    id                      VARCHAR(36) PRIMARY KEY NOT NULL,
+    checksum                VARCHAR(64) NOT NULL,
+    finished_at             TIMESTAMPTZ,
+    migration_name          VARCHAR(255) NOT NULL,
+    logs                    TEXT,
+    rolled_back_at          TIMESTAMPTZ,
+    started_at              TIMESTAMPTZ NOT NULL DEFAULT now(),
+    applied_steps_count     INTEGER NOT NULL DEFAULT 0
+)`;
+
+// The session lock `prisma migrate deploy` takes (schema-engine picked
+// 72707369 for Migrate): instances starting together, and Prisma's own CLI,
+// apply each migration once, one after another.
+const MIGRATE_LOCK = 72707369;
+
+/** Applies what is pending to the PostgreSQL database, in one transaction; returns the names applied. */
+export async function migratePostgres(url: string, migrations: Migration[]): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url, options: CONNECTION_OPTIONS });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK]);
+    await client.query("BEGIN");
+    try {
+      const applied = await applyPending(client, migrations);
+      await client.query("COMMIT");
+      return applied;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+  } finally {
+    // Closing the session releases its advisory lock.
+    await client.end();
+  }
+}
+
+async function applyPending(client: pg.Client, migrations: Migration[]): Promise<string[]> {
+  await client.query(CREATE_MIGRATIONS_TABLE);
+  const { rows } = await client.query<{ name: string; finished: boolean }>(
+    `SELECT migration_name AS name, finished_at IS NOT NULL AS finished FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
+  );
+  const pending = pendingMigrations(migrations, rows);
+  for (const migration of pending) {
+    const startedAt = new Date();
+    // No parameters: the simple query protocol runs a script of many statements.
+    await client.query(migration.script);
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, $4, $5, 1)`,
+      [randomUUID(), checksum(migration.script), migration.name, startedAt, new Date()],
+    );
+  }
+  return pending.map((migration) => migration.name);
+}

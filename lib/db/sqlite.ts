@@ -1,0 +1,105 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
+import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
+
+// SQLite, the embedded default: the Prisma driver adapter with the settings
+// that make a 200 durable, and the migrator.
+
+// WAL lets readers run beside the one writer; synchronous=FULL fsyncs the WAL
+// on every commit, so a 200 means the row survives a power loss
+// (better-sqlite3 otherwise runs WAL with NORMAL, which may lose the last commits).
+export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
+
+// How long a writer waits for another process's lock (the token CLI, a second
+// instance) before SQLITE_BUSY. better-sqlite3 blocks its thread while it waits.
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+// The adapter opens its connection itself; the pragmas are applied to it here.
+class DurableSqliteAdapter extends PrismaBetterSqlite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    await adapter.executeScript(SQLITE_PRAGMAS);
+    return adapter;
+  }
+}
+
+/** Prisma's driver adapter for the SQLite file at `databasePath`, with the settings above. */
+export function sqliteAdapter(databasePath: string): PrismaBetterSqlite3 {
+  return new DurableSqliteAdapter({ url: databasePath, timeout: SQLITE_BUSY_TIMEOUT_MS });
+}
+
+// Prisma's own DDL for the table (schema-engine, sqlite flavour).
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`;
+
+/** Applies what is pending to the SQLite file (made if missing), in one transaction; returns the names applied. */
+export async function migrateSqlite(databasePath: string, migrations: Migration[]): Promise<string[]> {
+  mkdirSync(path.dirname(databasePath), { recursive: true });
+  const sqlite = new Database(databasePath, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  try {
+    sqlite.pragma("journal_mode = WAL");
+    // Prisma runs migrations with foreign keys off, and its table rebuilds rely
+    // on it (the pragma is a no-op inside a transaction, so set it here);
+    // foreign_key_check below still refuses a migration that leaves a dangling row.
+    sqlite.pragma("foreign_keys = OFF");
+    // IMMEDIATE takes the write lock first, so two processes starting at once
+    // apply each migration once: the second waits, then finds nothing pending.
+    return sqlite.transaction(() => applyPending(sqlite, migrations)).immediate();
+  } finally {
+    sqlite.close();
+  }
+}
+
+function applyPending(sqlite: Database.Database, migrations: Migration[]): string[] {
+  sqlite.exec(CREATE_MIGRATIONS_TABLE);
+  const recorded = sqlite
+    .prepare(`SELECT migration_name AS name, finished_at IS NOT NULL AS finished FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`)
+    .all() as { name: string; finished: number }[];
+  const pending = pendingMigrations(
+    migrations,
+    recorded.map((row) => ({ name: row.name, finished: row.finished === 1 })),
+  );
+  if (pending.length === 0) return [];
+  const before = danglingRows(sqlite);
+  // Prisma's engine binds these times as Unix milliseconds.
+  const record = sqlite.prepare(
+    `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES (?, ?, ?, ?, ?, 1)`,
+  );
+  for (const migration of pending) {
+    const startedAt = Date.now();
+    sqlite.exec(migration.script);
+    record.run(randomUUID(), checksum(migration.script), migration.name, startedAt, Date.now());
+  }
+  // Only what these migrations broke refuses them: a row left dangling
+  // earlier (deleted with foreign keys off, say) is the data's problem, not theirs.
+  const introduced = [...danglingRows(sqlite)].filter((row) => !before.has(row));
+  if (introduced.length > 0) throw new Error(`migrations left ${introduced.length} rows breaking foreign keys: ${introduced.slice(0, 5).join(", ")}`);
+  return pending.map((migration) => migration.name);
+}
+
+/** Rows whose foreign key points at nothing, as "table rowid -> parent". */
+function danglingRows(sqlite: Database.Database): Set<string> {
+  const rows = sqlite.pragma("foreign_key_check") as { table: string; rowid: number; parent: string }[];
+  return new Set(rows.map((row) => `${row.table} ${row.rowid} -> ${row.parent}`));
+}
+
+/** Rows whose foreign key points at nothing, in a SQLite file: reported at start, never a reason not to start. */
+export function sqliteDanglingRows(databasePath: string): string[] {
+  const sqlite = new Database(databasePath, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  try {
+    return [...danglingRows(sqlite)];
+  } finally {
+    sqlite.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { MAX_BODY_BYTES } from "@/lib/http/body-limits";
+
+// Every kind of error the API answers, defined once: its status, a short
+// title, what the OpenAPI document says of it, and the headers it always
+// carries. Code throws a kind by name (new ApiError("Conflict", ...)); the
+// document's components/responses are this table. Every answer has the one
+// Error body, {"error": <status>, "message": "...", "details"?: [...]}.
+
+type ErrorKind = {
+  status: number;
+  title: string;
+  description: string;
+  /** Header name to its description, for headers every answer of this kind carries. */
+  headers?: Record<string, string>;
+};
+
+const CHALLENGE = 'The RFC 6750 challenge, e.g. Bearer realm="plant-store", error="invalid_token"';
+
+export const ERROR_KINDS = {
+  BadRequest: {
+    status: 400,
+    title: "Bad Request",
+    description: "The request is malformed: the message says how, and `details` names each input that failed validation",
+  },
+  Unauthorized: {
+    status: 401,
+    title: "Unauthorized",
+    description: "No bearer token, or one that is malformed, unknown, expired or revoked",
+    headers: { "WWW-Authenticate": CHALLENGE },
+  },
+  Forbidden: {
+    status: 403,
+    title: "Forbidden",
+    description: "The bearer token lacks the scope this operation needs",
+    headers: { "WWW-Authenticate": CHALLENGE },
+  },
+  NotFound: { status: 404, title: "Not Found", description: "No plant has this id" },
+  MethodNotAllowed: {
+    status: 405,
+    title: "Method Not Allowed",
+    description: "The path does not support the method; Allow lists the methods it does",
+    headers: { Allow: "The methods the path supports" },
+  },
+  Conflict: { status: 409, title: "Conflict", description: "A plant with this id already exists with a different name or tag" },
+  PayloadTooLarge: { status: 413, title: "Content Too Large", description: `The request body is larger than ${MAX_BODY_BYTES} bytes` },
+  UnsupportedMediaType: { status: 415, title: "Unsupported Media Type", description: "The request body is not application/json in UTF-8" },
+  TooManyRequests: {
+    status: 429,
+    title: "Too Many Requests",
+    description: "The token, or the address of a client without valid credentials, has used up its rate limit; wait as Retry-After says",
+    headers: {
+      "Retry-After": "Seconds to wait before trying again",
+      "RateLimit-Policy": 'The limit, as the IETF httpapi draft writes it, e.g. "api";q=6000;w=60',
+      RateLimit: 'What is left of it and for how long, e.g. "api";r=0;t=42',
+    },
+  },
+  ServiceUnavailable: { status: 503, title: "Service Unavailable", description: "The instance is not ready: starting, shutting down, or without its database" },
+  InternalError: {
+    status: 500,
+    title: "Internal Server Error",
+    description: "An unexpected error; X-Request-Id identifies it in the server log",
+    headers: { "X-Request-Id": "The request's id in the server log" },
+  },
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorKindName = keyof typeof ERROR_KINDS;

@@ -1,0 +1,37 @@
+/**
+ * A queue that writes together what arrives together. Each call adds its input;
+ * the inputs gathered in one turn of the event loop go to `write` as one batch
+ * (at most `maxBatch`), so they share one statement, one commit and one fsync.
+ * Every caller still hears back only when `write` has settled its own input.
+ *
+ * `write` answers one outcome per input, in order; if it throws, every input
+ * of the batch fails with that error.
+ */
+export function groupCommit<Input, Output>(
+  write: (inputs: Input[]) => Promise<PromiseSettledResult<Output>[]>,
+  maxBatch: number,
+): (input: Input) => Promise<Output> {
+  type Waiting = { input: Input; resolve: (output: Output) => void; reject: (error: unknown) => void };
+  const waiting: Waiting[] = [];
+
+  async function flush(): Promise<void> {
+    const batch = waiting.splice(0, maxBatch);
+    if (waiting.length > 0) setImmediate(flush);
+    try {
+      const outcomes = await write(batch.map((each) => each.input));
+      batch.forEach((each, index) => {
+        const outcome = outcomes[index];
+        if (outcome?.status === "fulfilled") each.resolve(outcome.value);
+        else each.reject(outcome ? outcome.reason : new Error("the batch write answered no outcome for this input"));
+      });
+    } catch (error) {
+      for (const each of batch) each.reject(error);
+    }
+  }
+
+  return (input) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ input, resolve, reject });
+      if (waiting.length === 1) setImmediate(flush);
+    });
+}

@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, loadEnv } from "@/lib/server/env";
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), "plant-store-env-"));
+
+const POSTGRES_URL = "postgresql://plants:secret@db.internal:5432/plant_store";
+const SHARED_SECRETS = { NEXTAUTH_SECRET: "s".repeat(40), NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") };
+
+describe("loadEnv", () => {
+  it("needs no configuration: SQLite under DATA_DIR and a generated secret kept there", () => {
+    const dir = dataDir();
+    const env = loadEnv({ DATA_DIR: dir });
+    expect(env.database).toEqual({ provider: "sqlite", path: path.join(dir, "plant-store.db") });
+    expect(env.port).toBe(3000);
+    const secretFile = path.join(dir, "auth-secret");
+    expect(env.authSecret).toBe(readFileSync(secretFile, "utf8"));
+    expect(env.authSecret.length).toBeGreaterThanOrEqual(32);
+    expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+    // Every later start, and the CLIs, read the same secret.
+    expect(loadEnv({ DATA_DIR: dir }).authSecret).toBe(env.authSecret);
+  });
+
+  it("prefers a given secret and writes no file", () => {
+    const dir = dataDir();
+    const secret = "s".repeat(40);
+    expect(loadEnv({ DATA_DIR: dir, NEXTAUTH_SECRET: secret }).authSecret).toBe(secret);
+    expect(() => statSync(path.join(dir, "auth-secret"))).toThrow();
+  });
+
+  it("treats empty variables as unset", () => {
+    const dir = dataDir();
+    expect(loadEnv({ DATA_DIR: dir, PORT: "", DATABASE_URL: "" }).port).toBe(3000);
+  });
+
+  it("resolves a file: DATABASE_URL to an absolute path", () => {
+    expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "file:./some/where.db" }).database).toEqual({ provider: "sqlite", path: path.resolve("some/where.db") });
+  });
+
+  it.each(["postgresql://", "postgres://"])("takes a %s DATABASE_URL as PostgreSQL, with the shared secrets set", (scheme) => {
+    const url = POSTGRES_URL.replace("postgresql://", scheme);
+    const env = loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: url, ...SHARED_SECRETS });
+    expect(env.database).toEqual({ provider: "postgresql", url });
+    expect(env.authSecret).toBe(SHARED_SECRETS.NEXTAUTH_SECRET);
+  });
+
+  it("with PostgreSQL, refuses to run without the secrets every instance must share, naming each", () => {
+    const dir = dataDir();
+    expect(() => loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL })).toThrow(
+      [
+        "Invalid configuration (see .env.example):",
+        "  NEXTAUTH_SECRET: must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
+        "  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
+      ].join("\n"),
+    );
+    expect(() => loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL, NEXTAUTH_SECRET: SHARED_SECRETS.NEXTAUTH_SECRET })).toThrow(/^(?!.*NEXTAUTH_SECRET:).*NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be set/s);
+    // No secret was generated into this machine's data directory in the meantime.
+    expect(() => statSync(path.join(dir, "auth-secret"))).toThrow();
+  });
+
+  it.each([
+    [{ PORT: "http" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ DATABASE_URL: "mysql://localhost/x" }, "DATABASE_URL: must be a SQLite file URL such as file:./data/plant-store.db or a PostgreSQL URL"],
+    [{ DATABASE_URL: "postgresql://" }, "DATABASE_URL: must be a SQLite file URL"],
+    [{ DATABASE_URL: "./data/plants.db" }, "DATABASE_URL: must be a SQLite file URL"],
+    [{ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "not base64!" }, "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be a base64 AES key of 16, 24 or 32 bytes"],
+    [{ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: Buffer.alloc(20).toString("base64") }, "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be a base64 AES key"],
+    [{ NEXTAUTH_SECRET: "short" }, "NEXTAUTH_SECRET: must be at least 32 characters"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  ])("refuses %o, naming the variable", (vars, message) => {
+    expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(EnvError);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(message);
+  });
+});

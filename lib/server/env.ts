@@ -1,0 +1,206 @@
+import { randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import ms from "ms";
+import { z } from "zod";
+import { DATABASE_URL_RULE, DEFAULT_DATA_DIR, parseDatabaseUrl } from "@/lib/db/database-url";
+
+// The one place that reads process.env. Everything is validated once, on first
+// use (start-up, via instrumentation.ts, or a CLI), and a bad value stops the
+// process with a message naming the variable.
+
+const port = z.coerce.number().int().min(1).max(65535);
+const milliseconds = z.coerce.number().int().min(1, "must be a whole number of milliseconds, at least 1");
+
+/**
+ * Which proxies' X-Forwarded-For to believe: none (false, the default: the
+ * client is the socket's peer), every one (true), the nearest N (a number),
+ * or those at the listed addresses and CIDR ranges (proxy-addr's names
+ * loopback, linklocal and uniquelocal included).
+ */
+const trustProxySchema = z
+  .string()
+  .transform((text, ctx): TrustProxy => {
+    const value = text.trim().toLowerCase();
+    if (value === "false") return false;
+    if (value === "true") return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const list = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const valid = list.every((entry) => /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/.test(entry));
+    if (list.length === 0 || !valid) {
+      ctx.addIssue({ code: "custom", message: "must be false, true, a number of hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal" });
+      return z.NEVER;
+    }
+    return list;
+  })
+  .or(z.literal(false));
+
+export type TrustProxy = boolean | number | string[];
+
+/** A rate limit, "<points>/<duration>" (e.g. 6000/1m, 5/15m), or off. */
+const rateLimitSchema = z.string().transform((text, ctx): RateLimit | null => {
+  if (text.trim().toLowerCase() === "off") return null;
+  const [points, duration] = text.split("/").map((part) => part.trim());
+  const durationMs = duration ? (ms(duration as ms.StringValue) as number | undefined) : undefined;
+  if (!points || !/^\d+$/.test(points) || Number(points) < 1 || durationMs === undefined || !(durationMs >= 1000)) {
+    ctx.addIssue({ code: "custom", message: 'must be "<requests>/<duration>" such as 6000/1m or 5/15m, or off' });
+    return z.NEVER;
+  }
+  return { points: Number(points), durationSeconds: Math.round(durationMs / 1000) };
+});
+
+export type RateLimit = { points: number; durationSeconds: number };
+
+// With PostgreSQL the app may run as several instances, and each must hold
+// the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
+const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
+    DATABASE_URL: z.string().optional(),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PORT: port.default(3000),
+    // Slow clients: how long one may take to send its headers, and its whole request.
+    HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+    REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+    // How long an idle keep-alive connection stays open; behind a load balancer, longer than its idle timeout.
+    KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+    // After SIGTERM or SIGINT: how long to go on serving while readiness answers 503 (so a load balancer
+    // stops sending requests before the port closes), then how long the requests in flight may take.
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    SHUTDOWN_TIMEOUT_MS: milliseconds.default(10_000),
+    TRUST_PROXY: trustProxySchema.default(false),
+    METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+    METRICS_PORT: z.union([z.literal("off"), port]).default(9464),
+    NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters (openssl rand -base64 32)").optional(),
+    NEXTAUTH_URL: z.url().optional(),
+    // Read by Next.js itself (server actions); checked here so a bad key fails at start.
+    NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: z
+      .string()
+      .refine(isAesKeyInBase64, "must be a base64 AES key of 16, 24 or 32 bytes (openssl rand -base64 32)")
+      .optional(),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    // Browser origins allowed to call the API with bearer tokens (CORS); none by default.
+    CORS_ORIGINS: z
+      .string()
+      .transform((text) => text.split(",").map((origin) => origin.trim()).filter(Boolean))
+      .pipe(z.array(z.string().refine((origin) => URL.canParse(origin) && new URL(origin).origin === origin, "must list origins such as https://shop.example, comma-separated, without paths")))
+      .default([]),
+    // Requests per API token (or signed-in staff member) on the API.
+    RATE_LIMIT_API: rateLimitSchema.default({ points: 6000, durationSeconds: 60 }),
+    // Requests without valid credentials, per client address: what a token guesser gets.
+    RATE_LIMIT_ANONYMOUS: rateLimitSchema.default({ points: 60, durationSeconds: 60 }),
+    // Failed sign-ins, per client address and per account (whether or not it exists).
+    RATE_LIMIT_SIGN_IN_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
+    RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
+  })
+  .transform((vars, ctx) => {
+    const dataDir = path.resolve(vars.DATA_DIR);
+    const database = parseDatabaseUrl(vars.DATABASE_URL, dataDir);
+    if (!database) {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: DATABASE_URL_RULE });
+      return z.NEVER;
+    }
+    if (database.provider === "postgresql") {
+      const missing = SHARED_SECRETS.filter((name) => vars[name] === undefined);
+      for (const name of missing) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
+        });
+      }
+      if (missing.length > 0) return z.NEVER;
+    }
+    return {
+      nodeEnv: vars.NODE_ENV,
+      dataDir,
+      database,
+      host: vars.HOST,
+      port: vars.PORT,
+      timeouts: {
+        headersMs: vars.HEADERS_TIMEOUT_MS,
+        requestMs: vars.REQUEST_TIMEOUT_MS,
+        keepAliveMs: vars.KEEP_ALIVE_TIMEOUT_MS,
+        shutdownDelayMs: vars.SHUTDOWN_DELAY_MS,
+        shutdownMs: vars.SHUTDOWN_TIMEOUT_MS,
+      },
+      trustProxy: vars.TRUST_PROXY,
+      /** Where Prometheus scrapes /metrics: a separate listener, on loopback unless METRICS_HOST says otherwise. */
+      metrics: vars.METRICS_PORT === "off" ? null : { host: vars.METRICS_HOST, port: vars.METRICS_PORT },
+      // Read (or made) last, once every variable is known to be valid.
+      authSecret: vars.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
+      authUrl: vars.NEXTAUTH_URL,
+      logLevel: vars.LOG_LEVEL,
+      corsOrigins: vars.CORS_ORIGINS,
+      rateLimits: {
+        api: vars.RATE_LIMIT_API,
+        anonymous: vars.RATE_LIMIT_ANONYMOUS,
+        signInAddress: vars.RATE_LIMIT_SIGN_IN_ADDRESS,
+        signInAccount: vars.RATE_LIMIT_SIGN_IN_ACCOUNT,
+      },
+    };
+  });
+
+/** The configuration as the app uses it: what the schema makes of the environment. */
+export type Env = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  // next-auth reads NEXTAUTH_URL itself and fails on an empty one (Invalid
+  // URL); here, as for every variable, empty means unset.
+  if (process.env.NEXTAUTH_URL === "") delete process.env.NEXTAUTH_URL;
+  cached ??= loadEnv(process.env);
+  return cached;
+}
+
+export function loadEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable means "not set", as it does for most shells' users.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration (see .env.example):\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The first start needs no configuration: without NEXTAUTH_SECRET a random one
+ * is made once and kept beside the data, readable by its owner only. Tokens and
+ * sessions stay valid across restarts because every process reads the same file.
+ */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // Written aside, then linked into place: link() fails if another process won
+  // the race, and no reader ever sees a half-written file.
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if (!isFileExists(error)) throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32) throw new EnvError(`${file} holds no usable secret; delete it to make a new one`);
+  return secret;
+}
+
+function isFileExists(error: unknown): boolean {
+  return error instanceof Error && "code" in error && error.code === "EEXIST";
+}
+
+function isAesKeyInBase64(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return false;
+  return [16, 24, 32].includes(Buffer.from(value, "base64").length);
+}

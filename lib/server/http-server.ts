@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import next from "next";
+import { allowedMethods, operationPath } from "@/lib/api/operations";
+import { bearerChallenge } from "@/lib/auth/bearer-token";
+import { ApiError } from "@/lib/http/api-error";
+import { errorResponse } from "@/lib/http/error-response";
+import { securityHeaders } from "@/lib/http/security-headers";
+import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
+import { env } from "@/lib/server/env";
+import { lifecycle } from "@/lib/server/lifecycle";
+import { log } from "@/lib/server/log";
+import { metrics } from "@/lib/server/metrics";
+import { recordRequest } from "@/lib/server/request-record";
+import { shutDownOnSignals } from "@/lib/server/shutdown";
+import { startServer } from "@/lib/server/startup";
+
+// The production server (npm start): Next.js's own request handler, the same
+// one `next start` uses, behind a node:http server of our own. Owning the
+// server gives an operator what `next start` does not: timeouts for slow
+// clients, a clean stop (lib/server/shutdown.ts), the client's real address,
+// metrics on a listener of their own, and Error answers for requests Next
+// cannot route (TRACE, CONNECT, two Authorization headers).
+
+// The methods Next.js's route handlers can be given; anything else is refused here.
+const ROUTABLE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export async function runServer(): Promise<void> {
+  const config = env();
+  // Migrations first: the port opens only on a database that is ready.
+  await startServer();
+  const app = next({ dev: false, dir: process.cwd(), hostname: config.host, port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  const { headersMs, requestMs } = config.timeouts;
+  const hardening = securityHeaders({ https: config.authUrl?.startsWith("https://") ?? false });
+  // Node enforces both timeouts only when it checks its connections, every 30 s by default.
+  const connectionsCheckingInterval = Math.min(1_000, headersMs, requestMs);
+  const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval }, (request, response) => {
+    for (const [name, value] of Object.entries(hardening)) response.setHeader(name, value);
+    const refusal = refuse(request);
+    if (refusal) {
+      void answer(request, response, refusal);
+      return;
+    }
+    request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(request, config.trustProxy);
+    if (lifecycle().shuttingDown) response.setHeader("connection", "close");
+    void handle(request, response);
+  });
+  server.keepAliveTimeout = config.timeouts.keepAliveMs;
+  // Node closes a CONNECT request's connection unanswered unless someone listens.
+  server.on("connect", refuseConnect);
+
+  await listen(server, config.port, config.host);
+  const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
+  shutDownOnSignals({ server, app, metricsServer, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
+}
+
+/** An answer for a request Next.js cannot be given, with the operation named for the request log. */
+function refuse(request: IncomingMessage): { operation: string; error: ApiError } | undefined {
+  const method = request.method ?? "";
+  if (!ROUTABLE_METHODS.has(method)) return { operation: "unsupportedMethod", error: methodNotAllowed(method, request.url ?? "/") };
+  // Node keeps the first of two Authorization headers and drops the other
+  // without a word; which credential did the client mean? (RFC 6750 section 3.1)
+  if (countHeader(request.rawHeaders, "authorization") > 1) {
+    return {
+      operation: "invalidRequest",
+      error: bearerChallenge("BadRequest", "the request has more than one Authorization header; send one", { error: "invalid_request" }),
+    };
+  }
+  return undefined;
+}
+
+function methodNotAllowed(method: string, url: string): ApiError {
+  const template = operationPath(new URL(url, "http://localhost").pathname);
+  const allow = [...(template ? allowedMethods(template) : ["GET", "HEAD", "POST"]), "OPTIONS"].join(", ");
+  return new ApiError("MethodNotAllowed", `method ${method} is not allowed here; allowed: ${allow}`, { headers: { allow } });
+}
+
+function countHeader(rawHeaders: string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) count++;
+  return count;
+}
+
+/** Writes the Error answer, and records the request as the route wrapper would have. */
+async function answer(request: IncomingMessage, response: ServerResponse, { operation, error }: { operation: string; error: ApiError }): Promise<void> {
+  const started = performance.now();
+  const requestId = randomUUID();
+  const web = errorResponse(error, requestId);
+  response.writeHead(web.status, Object.fromEntries(web.headers));
+  response.end(Buffer.from(await web.arrayBuffer()));
+  recordRequest({ requestId, operation, method: request.method ?? "", path: (request.url ?? "/").split("?")[0]!, status: web.status, durationMs: performance.now() - started });
+}
+
+function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  const requestId = randomUUID();
+  const error = new ApiError("MethodNotAllowed", "method CONNECT is not allowed: this is not a proxy", { headers: { allow: "GET, HEAD, POST, OPTIONS" } });
+  const body = JSON.stringify({ error: error.status, message: error.message });
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nAllow: GET, HEAD, POST, OPTIONS\r\nX-Request-Id: ${requestId}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  recordRequest({ requestId, operation: "unsupportedMethod", method: "CONNECT", path: request.url ?? "", status: 405, durationMs: 0 });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** GET /metrics in Prometheus's text format, on a listener of its own (loopback by default), so the public never reads it. */
+async function serveMetrics({ host, port }: { host: string; port: number }): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (request.method !== "GET" || request.url !== "/metrics") {
+      response.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
+      return;
+    }
+    metrics()
+      .registry.metrics()
+      .then((text) => response.writeHead(200, { "content-type": metrics().registry.contentType }).end(text))
+      .catch(() => response.writeHead(500).end());
+  });
+  await listen(server, port, host);
+  return server;
+}

@@ -1,0 +1,34 @@
+import pino from "pino";
+import { env } from "@/lib/server/env";
+import { processGlobal } from "@/lib/server/process-global";
+
+// One JSON object per line on stdout (pino, without transports: they run in
+// worker threads, which Next's bundling breaks). Callers pass facts, never
+// secrets: tokens, passwords, cookies, request bodies and the auth secret are
+// logged nowhere in this codebase.
+
+type Fields = Record<string, unknown>;
+
+function logger(): pino.Logger {
+  return processGlobal("log", () =>
+    pino({
+      level: env().logLevel,
+      base: undefined,
+      messageKey: "message",
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+    }),
+  );
+}
+
+export const log = {
+  debug: (message: string, fields: Fields = {}) => logger().debug(fields, message),
+  info: (message: string, fields: Fields = {}) => logger().info(fields, message),
+  warn: (message: string, fields: Fields = {}) => logger().warn(fields, message),
+  error: (message: string, fields: Fields = {}) => logger().error(fields, message),
+};
+
+export function describeError(error: unknown): Fields {
+  if (error instanceof Error) return { error: error.name, detail: error.message, stack: error.stack };
+  return { error: String(error) };
+}

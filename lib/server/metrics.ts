@@ -1,0 +1,54 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processGlobal } from "@/lib/server/process-global";
+
+// The process's Prometheus metrics, in one registry however many copies of
+// this module Next's bundling makes (it lives on globalThis). Served by the
+// server on its own listener (lib/server/http-server.ts).
+
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "plant_store_" });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: "plant_store_http_requests_total",
+      help: "API requests answered, by operation and status",
+      labelNames: ["operation", "status"] as const,
+      registers,
+    }),
+    duration: new Histogram({
+      name: "plant_store_http_request_duration_seconds",
+      help: "Time to answer an API request, by operation",
+      labelNames: ["operation"] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    inFlight: new Gauge({ name: "plant_store_http_requests_in_flight", help: "API requests being answered now", registers }),
+    rateLimited: new Counter({
+      name: "plant_store_rate_limited_total",
+      help: "Requests refused by a rate limit, by limit",
+      labelNames: ["limit"] as const,
+      registers,
+    }),
+    tokenChecks: new Counter({
+      name: "plant_store_token_checks_total",
+      help: "Bearer tokens checked, by outcome",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    groupCommitBatch: new Histogram({
+      name: "plant_store_group_commit_batch_size",
+      help: "Plants written by one group-commit statement",
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers,
+    }),
+    databaseErrors: new Counter({ name: "plant_store_database_errors_total", help: "Requests that failed on a database error", registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function metrics(): Metrics {
+  return processGlobal("metrics", createMetrics);
+}

@@ -1,0 +1,16 @@
+// One value per process. The custom server (server.ts, loaded by tsx) and the
+// app (bundled by Next, route by route) each load their own copies of this
+// codebase's modules, so state they must share (the database client, the
+// logger, the metrics registry, whether the process is shutting down) lives
+// on globalThis under a registered symbol.
+export function processGlobal<T>(name: string, create: () => T): T {
+  return (holder<T>()[key(name)] ??= create());
+}
+
+/** The value, if this process has made it; never makes one. */
+export function existingProcessGlobal<T>(name: string): T | undefined {
+  return holder<T>()[key(name)];
+}
+
+const holder = <T>() => globalThis as unknown as Record<symbol, T | undefined>;
+const key = (name: string) => Symbol.for(`plant-store.${name}`);

@@ -1,0 +1,30 @@
+import { log } from "@/lib/server/log";
+import { metrics } from "@/lib/server/metrics";
+
+// What every API request leaves behind, however it was answered: one log line
+// and the request metrics. Who called is named by the token's or the staff
+// member's id only; never a token, a password, a cookie or a body.
+
+export type RequestRecord = {
+  requestId: string;
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  tokenId?: string;
+  userId?: string;
+};
+
+/** 499: the client closed the connection before the answer (nginx's convention), in logs and metrics only. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+export function recordRequest(record: RequestRecord, { quiet = false }: { quiet?: boolean } = {}): void {
+  const { operation, status, durationMs } = record;
+  metrics().requests.inc({ operation, status: String(status) });
+  metrics().duration.observe({ operation }, durationMs / 1000);
+  const line = { ...record, durationMs: Math.round(durationMs * 10) / 10 };
+  if (status >= 500) log.error("request", line);
+  else if (quiet) log.debug("request", line);
+  else log.info("request", line);
+}

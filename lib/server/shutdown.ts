@@ -1,0 +1,48 @@
+import type { Server } from "node:http";
+import { disconnectDatabase } from "@/lib/db/client";
+import { closeRateLimits } from "@/lib/http/rate-limit";
+import { lifecycle } from "@/lib/server/lifecycle";
+import { describeError, log } from "@/lib/server/log";
+
+// A clean stop on deploy (SIGTERM) or Ctrl-C (SIGINT): readiness turns 503 at
+// once; after the configured delay (time for a load balancer to notice) the
+// port stops accepting connections, the requests in flight finish (a plant
+// waiting in the group commit is written and answered as part of its
+// request), Next.js and the database close, and the process exits 0. If the
+// requests in flight take longer than the deadline, the connections left are
+// cut and it exits 1.
+
+type Running = { server: Server; app: { close(): Promise<void> }; metricsServer?: Server; delayMs: number; timeoutMs: number };
+
+export function shutDownOnSignals(running: Running): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal, running));
+}
+
+async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, delayMs, timeoutMs }: Running): Promise<void> {
+  if (lifecycle().shuttingDown) return;
+  lifecycle().shuttingDown = true;
+  log.info("shutting down", { signal, delayMs, timeoutMs });
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  const deadline = setTimeout(() => {
+    log.error("shutdown deadline passed; cutting the connections left", { timeoutMs });
+    server.closeAllConnections();
+    process.exit(1);
+  }, timeoutMs);
+  try {
+    // close() refuses new connections and closes idle keep-alive ones; a busy
+    // connection closes once its answer is sent (answers now carry Connection: close).
+    server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await drained;
+    await app.close();
+    await Promise.all([disconnectDatabase(), closeRateLimits()]);
+    metricsServer?.close();
+    clearTimeout(deadline);
+    log.info("shut down", { signal });
+    process.exit(0);
+  } catch (error) {
+    log.error("shutdown failed", describeError(error));
+    process.exit(1);
+  }
+}

@@ -1,0 +1,23 @@
+// npm start (`node --import tsx server.ts`): the production server
+// (lib/server/http-server.ts). A bad configuration stops it here, with the
+// message naming the variable. tsx is loaded into this process rather than
+// run as a CLI: its CLI runs a script as a child process and SIGKILLs it when
+// it does not acknowledge a signal within 30 ms, which would cut a graceful
+// shutdown short on a busy machine.
+
+// What `next start` sets before Next.js loads: React and Next pick their
+// production builds when first required, hence the import below comes after.
+Object.assign(process.env, { NODE_ENV: "production" });
+
+async function main(): Promise<void> {
+  const { EnvError } = await import("@/lib/server/env");
+  const { describeError, log } = await import("@/lib/server/log");
+  const { runServer } = await import("@/lib/server/http-server");
+  await runServer().catch((error: unknown) => {
+    if (error instanceof EnvError) process.stderr.write(`plant-store: ${error.message}\n`);
+    else log.error("server failed to start", describeError(error));
+    process.exit(1);
+  });
+}
+
+void main();

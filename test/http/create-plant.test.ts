@@ -1,0 +1,420 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, createToken, startApp, startAppWithTokens } from "@/test/support/app-server";
+import { tokenCli } from "@/test/support/cli";
+import { storedPlants } from "@/test/support/test-database";
+
+// The contract of POST /plants (issue 2), checked over HTTP against the built
+// app and its own SQLite file.
+
+let app: AppServer;
+let writeToken: string;
+let readToken: string;
+
+beforeAll(async () => ({ app, writeToken, readToken } = await startAppWithTokens()));
+afterAll(() => app?.stop());
+
+let nextId = 100_000n;
+const freshId = () => nextId++;
+
+function post(body: BodyInit, headers: Record<string, string> = {}, token: string | null = writeToken): Promise<Response> {
+  return fetch(`${app.url}/plants`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers },
+    body,
+  });
+}
+
+/**
+ * A POST whose headers declare a body of `bytes` that is never sent: the
+ * answer can only come from the headers. (Node's fetch, made to upload such a
+ * body, loses the early answer to EPIPE whenever the server closes first.)
+ */
+function postDeclaring(bytes: number): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${writeToken}`, "content-type": "application/json", "content-length": String(bytes) };
+    const request = httpRequest(`${app.url}/plants`, { method: "POST", headers });
+    request.on("error", reject);
+    request.on("response", async (answer) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer) chunks.push(chunk as Buffer);
+      request.destroy();
+      const received = Object.entries(answer.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
+      resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: received }));
+    });
+    request.flushHeaders();
+  });
+}
+
+type ErrorBody = { error: number; message: string; details?: { field: string; message: string }[] };
+
+async function expectError(response: Response, status: number, message: string | RegExp): Promise<ErrorBody> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/json");
+  const body = JSON.parse(text) as ErrorBody;
+  expect(body.error).toBe(status);
+  expect(body.message).toMatch(message);
+  return body;
+}
+
+async function rowCount(): Promise<bigint> {
+  const [row] = await app.database.query<{ count: bigint }>("SELECT count(*) AS count FROM plants");
+  return row!.count;
+}
+
+describe("ids are int64 and exact", () => {
+  it.each([
+    "0",
+    "1",
+    "-1",
+    "9007199254740992",
+    "9007199254740993",
+    "-9007199254740993",
+    "9223372036854775807",
+    "-9223372036854775808",
+  ])("id %s is stored and answered to the last digit", async (id) => {
+    const response = await post(`{"id":${id},"name":"Fern","tag":"green"}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.text()).toBe(`{"id":${id},"name":"Fern","tag":"green"}`);
+    const stored = (await storedPlants(app.database)).find((plant) => plant.id === BigInt(id));
+    expect(stored).toEqual({ id: BigInt(id), name: "Fern", tag: "green" });
+  });
+
+  it.each([
+    ["1e3", "1000"],
+    ["2.0", "2"],
+    ["3.00e1", "30"],
+    ["-0", "0"],
+  ])("the literal %s is the integer %s", async (literal, id) => {
+    const response = await post(`{"id":${literal},"name":"Fern","tag":"green"}`);
+    expect(await response.text()).toBe(`{"id":${id},"name":"Fern","tag":"green"}`);
+  });
+
+  it.each([
+    ["a string", '"42"'],
+    ["a fraction", "1.5"],
+    ["a negative exponent", "15e-1"],
+    ["2^63", "9223372036854775808"],
+    ["-2^63-1", "-9223372036854775809"],
+    ["a huge exponent", "1e400"],
+    ["true", "true"],
+    ["null", "null"],
+    ["an object", '{"n":1}'],
+    ["an array", "[1]"],
+  ])("an id that is %s gets 400 and writes nothing", async (_, literal) => {
+    const before = await rowCount();
+    const body = await expectError(await post(`{"id":${literal},"name":"Fern"}`), 400, /^id must be an integer from -9223372036854775808 to 9223372036854775807/);
+    expect(body.details).toEqual([{ field: "id", message: expect.stringContaining("id must be") }]);
+    expect(await rowCount()).toBe(before);
+  });
+});
+
+describe("name and tag", () => {
+  it("are stored exactly as sent: no trimming, Unicode kept, tag optional", async () => {
+    const id = freshId();
+    const name = "  Monstera \u{1F331} d\u00e9licieuse  ";
+    const response = await post(JSON.stringify({ id: Number(id), name }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: Number(id), name });
+    expect((await storedPlants(app.database)).find((plant) => plant.id === id)).toEqual({ id, name, tag: null });
+  });
+
+  it("allow 200 and 50 Unicode characters", async () => {
+    const id = freshId();
+    const plant = { id: Number(id), name: "\u{1F33F}".repeat(200), tag: "\u00e9".repeat(50) };
+    const response = await post(JSON.stringify(plant));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(plant);
+  });
+
+  it.each([
+    [{ name: "Fern" }, "id", "id is required"],
+    [{ id: 1 }, "name", "name is required"],
+    [{ id: 1, name: "" }, "name", "name must not be empty"],
+    [{ id: 1, name: " \u3000 " }, "name", "name must not be only whitespace"],
+    [{ id: 1, name: "x".repeat(201) }, "name", "name must be at most 200 characters"],
+    [{ id: 1, name: "line\nbreak" }, "name", "name must not contain control characters"],
+    [{ id: 1, name: "nul\u0000" }, "name", "name must not contain control characters"],
+    [{ id: 1, name: 7 }, "name", "name must be a string"],
+    [{ id: 1, name: "Fern", tag: null }, "tag", "tag must be a string"],
+    [{ id: 1, name: "Fern", tag: "" }, "tag", "tag must not be empty"],
+    [{ id: 1, name: "Fern", tag: "t".repeat(51) }, "tag", "tag must be at most 50 characters"],
+    [{ id: 1, name: "Fern", tag: "\t" }, "tag", "tag must not contain control characters"],
+    [{ id: 1, name: "Fern", colour: "green" }, "colour", "unknown field: colour"],
+  ])("%o gets 400 naming %s", async (plant, field, message) => {
+    const before = await rowCount();
+    const body = await expectError(await post(JSON.stringify(plant)), 400, message);
+    expect(body.details?.map((detail) => detail.field)).toContain(field);
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("a lone surrogate gets 400 instead of being stored mangled", async () => {
+    await expectError(await post('{"id":5,"name":"\\ud800"}'), 400, "name must be valid Unicode");
+  });
+
+  it("every failing field is named at once", async () => {
+    const body = await expectError(await post('{"id":"x","name":"","tag":null}'), 400, /id must be.*; name must not be empty; tag must be a string/);
+    expect(body.details?.map((detail) => detail.field)).toEqual(["id", "name", "tag"]);
+  });
+});
+
+describe("the body", () => {
+  it.each([
+    ["malformed JSON", "{bad", /not valid JSON/],
+    ["a trailing comma", '{"id":1,"name":"a",}', /not valid JSON/],
+    ["two values", '{"id":1,"name":"a"} {}', /not valid JSON/],
+    ["an empty body", "", /body is empty/],
+    ["an array", '[{"id":1,"name":"a"}]', /must be a JSON object/],
+    ["a string", '"plant"', /must be a JSON object/],
+    ["null", "null", /must be a JSON object/],
+    ["a conflicting duplicate key", '{"id":1,"id":2,"name":"a"}', /Duplicate key 'id'/],
+    ["a __proto__ key", '{"id":1,"name":"a","__proto__":{"tag":"x"}}', /unknown field: __proto__/],
+    ["deep nesting", `{"id":1,"name":${"[".repeat(8000)}${"]".repeat(8000)}}`, /not valid JSON|name must be a string/],
+  ])("%s gets 400, never a 500", async (_, body, message) => {
+    const before = await rowCount();
+    await expectError(await post(body), 400, message);
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("invalid UTF-8 gets 400", async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"id":9,"name":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}')]);
+    await expectError(await post(bytes), 400, "not valid UTF-8");
+  });
+
+  it.each([
+    ["no Content-Type", undefined, /has no Content-Type/],
+    ["text/plain", "text/plain", /unsupported media type text\/plain/],
+    ["form data", "application/x-www-form-urlencoded", /unsupported media type/],
+    ["another charset", "application/json; charset=iso-8859-1", /unsupported charset iso-8859-1/],
+  ])("%s gets 415", async (_, type, message) => {
+    const response = await fetch(`${app.url}/plants`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${writeToken}`, ...(type && { "content-type": type }) },
+      // A Blob with no type leaves the header unset.
+      body: new Blob(['{"id":1,"name":"a"}']),
+    });
+    await expectError(response, 415, message);
+  });
+
+  it.each(["application/json; charset=utf-8", "Application/JSON; Charset=UTF-8", 'application/json;charset="utf-8"'])("%s is accepted", async (type) => {
+    const id = freshId();
+    const response = await post(`{"id":${id},"name":"Fern"}`, { "content-type": type });
+    expect(response.status).toBe(200);
+  });
+
+  it("exactly 16 KiB is accepted", async () => {
+    const json = `{"id":${freshId()},"name":"Fern"}`;
+    const response = await post(json + " ".repeat(16 * 1024 - json.length));
+    expect(response.status).toBe(200);
+  });
+
+  it("a body over 16 KiB gets 413 and the connection stays usable", async () => {
+    const json = `{"id":${freshId()},"name":"Fern"}`;
+    await expectError(await post(json + " ".repeat(16 * 1024 + 1 - json.length)), 413, "larger than 16384 bytes");
+    expect((await post(`{"id":${freshId()},"name":"Fern"}`)).status).toBe(200);
+  });
+
+  it("a body declared over 1 MiB gets 413 without being read", async () => {
+    const response = await postDeclaring(8 * 1024 * 1024);
+    expect(response.headers.get("connection")).toBe("close");
+    await expectError(response, 413, "larger than 16384 bytes");
+  });
+
+  it("a streamed body that grows past 16 KiB gets 413", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(4096));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(new TextEncoder().encode('{"id":1,"name":"a"}'));
+        else if (sent < 64) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await fetch(`${app.url}/plants`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${writeToken}` },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    await expectError(response, 413, "larger than 16384 bytes");
+    expect((await post(`{"id":${freshId()},"name":"Fern"}`)).status).toBe(200);
+  });
+});
+
+describe("authentication (RFC 6750)", () => {
+  const validBody = () => `{"id":${freshId()},"name":"Fern"}`;
+
+  it("no credentials: 401 with a bare Bearer challenge", async () => {
+    const response = await post(validBody(), {}, null);
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+    await expectError(response, 401, "authentication required");
+  });
+
+  it("another scheme: 401 with a bare Bearer challenge", async () => {
+    const response = await post(validBody(), { authorization: "Basic dXNlcjpwYXNz" }, null);
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+    await expectError(response, 401, "unsupported authorization scheme");
+  });
+
+  it.each(["bearer", "BEARER", "BeArEr"])("the scheme name %s works (case-insensitive, RFC 9110)", async (scheme) => {
+    const response = await post(validBody(), { authorization: `${scheme} ${writeToken}` }, null);
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ["an empty token", "Bearer "],
+    ["characters outside b64token", "Bearer abc$def"],
+    ["two tokens", "Bearer abc def"],
+    ["an unknown token", "Bearer eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC"],
+    ["a tampered token", "tampered"],
+  ])("%s: 401 invalid_token", async (_, header) => {
+    const authorization = header === "tampered" ? `Bearer ${writeToken.slice(0, -4)}AAAA` : header;
+    const before = await rowCount();
+    const response = await post(validBody(), { authorization }, null);
+    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm="plant-store", error="invalid_token", error_description="[^"]+"$/);
+    await expectError(response, 401, /bearer token is (malformed|not valid)/);
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("a token of another installation (another secret): 401 invalid_token", async () => {
+    const other = await startApp();
+    try {
+      const foreign = await createToken(other.database, ["plants:write"]);
+      await expectError(await post(validBody(), {}, foreign), 401, "the bearer token is not valid");
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("an expired token: 401 invalid_token, decided by its record to the millisecond", async () => {
+    const token = await createToken(app.database, ["plants:write"]);
+    expect((await post(validBody(), {}, token)).status).toBe(200);
+    // ISO text: SQLite stores it so, and PostgreSQL reads it into its UTC timestamp column.
+    await app.database.query("UPDATE api_tokens SET expires_at = $1 WHERE expires_at = (SELECT max(expires_at) FROM api_tokens)", [new Date(Date.now() - 1).toISOString()]);
+    const response = await post(validBody(), {}, token);
+    expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    await expectError(response, 401, "the bearer token has expired");
+  });
+
+  it("a revoked token is refused on the next request", async () => {
+    const token = await createToken(app.database, ["plants:write"]);
+    expect((await post(validBody(), {}, token)).status).toBe(200);
+    const { stdout } = await tokenCli(app.database, ["list", "--json"]);
+    const listed = (JSON.parse(stdout) as { id: string; lastUsedAt: string | null }[])[0]!;
+    expect(listed.lastUsedAt).not.toBeNull();
+    await tokenCli(app.database, ["revoke", listed.id]);
+    const before = await rowCount();
+    const response = await post(validBody(), {}, token);
+    expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    await expectError(response, 401, "the bearer token has been revoked");
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("a token without plants:write: 403 insufficient_scope", async () => {
+    const before = await rowCount();
+    const response = await post(validBody(), {}, readToken);
+    expect(response.headers.get("www-authenticate")).toBe(
+      'Bearer realm="plant-store", error="insufficient_scope", scope="plants:write", error_description="the bearer token lacks the plants:write scope"',
+    );
+    await expectError(response, 403, "lacks the plants:write scope");
+    expect(await rowCount()).toBe(before);
+  });
+
+  it("is checked before the body is looked at", async () => {
+    const response = await post("{bad", { "content-type": "text/plain" }, null);
+    await expectError(response, 401, "authentication required");
+  });
+
+  it("tokens never reach the server's log", () => {
+    expect(app.output()).not.toContain(writeToken);
+    expect(app.output()).not.toContain(writeToken.split(".")[4]);
+  });
+});
+
+describe("duplicates", () => {
+  it("an identical retry answers 200 with the stored plant and writes nothing", async () => {
+    const id = freshId();
+    const body = `{"id":${id},"name":"Fern","tag":"green"}`;
+    expect((await post(body)).status).toBe(200);
+    const before = await app.database.query("SELECT * FROM plants WHERE id = $1", [id]);
+    const retry = await post(body);
+    expect(retry.status).toBe(200);
+    expect(await retry.text()).toBe(body);
+    expect(await app.database.query("SELECT * FROM plants WHERE id = $1", [id])).toEqual(before);
+  });
+
+  it.each([
+    ["another name", '"name":"Moss","tag":"green"'],
+    ["another tag", '"name":"Fern","tag":"blue"'],
+    ["no tag", '"name":"Fern"'],
+  ])("the same id with %s answers 409 and changes nothing", async (_, fields) => {
+    const id = freshId();
+    expect((await post(`{"id":${id},"name":"Fern","tag":"green"}`)).status).toBe(200);
+    await expectError(await post(`{"id":${id},${fields}}`), 409, `a plant with id ${id} already exists`);
+    expect((await storedPlants(app.database)).find((plant) => plant.id === id)).toEqual({ id, name: "Fern", tag: "green" });
+  });
+
+  it("concurrent identical requests yield one row and 200 for all", async () => {
+    const id = 9007199254740993n + freshId();
+    const body = `{"id":${id},"name":"Fern"}`;
+    const responses = await Promise.all(Array.from({ length: 30 }, () => post(body)));
+    expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
+    expect((await storedPlants(app.database)).filter((plant) => plant.id === id)).toHaveLength(1);
+  });
+
+  it("a concurrent burst of new, repeated and taken ids gets the answer each would get alone", async () => {
+    const taken = freshId();
+    expect((await post(`{"id":${taken},"name":"Taken"}`)).status).toBe(200);
+    const fresh = Array.from({ length: 40 }, () => 9223372036854775807n - freshId());
+    const bodies = [
+      ...fresh.map((id) => `{"id":${id},"name":"Burst ${id}"}`),
+      `{"id":${taken},"name":"Taken"}`,
+      `{"id":${taken},"name":"Thief"}`,
+    ];
+    const responses = await Promise.all(bodies.map((body) => post(body)));
+    expect(await Promise.all(responses.map((response) => response.text()))).toEqual([
+      ...bodies.slice(0, -1),
+      `{"error":409,"message":"a plant with id ${taken} already exists with different data"}`,
+    ]);
+    const stored = await storedPlants(app.database);
+    for (const id of fresh) expect(stored.find((plant) => plant.id === id)).toEqual({ id, name: `Burst ${id}`, tag: null });
+    expect(stored.find((plant) => plant.id === taken)).toEqual({ id: taken, name: "Taken", tag: null });
+  });
+
+  it("concurrent requests with different data for one id: one wins, the rest get 409, never a 500", async () => {
+    const id = freshId();
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, n) => post(`{"id":${id},"name":"Fern ${n}"}`)));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([200, ...Array(29).fill(409)]);
+    const winner = (await responses.find((response) => response.status === 200)!.json()) as { name: string };
+    expect((await storedPlants(app.database)).filter((plant) => plant.id === id)).toEqual([{ id, name: winner.name, tag: null }]);
+  });
+});
+
+describe("methods", () => {
+  it.each(["PUT", "PATCH", "DELETE"])("%s /plants gets 405 with Allow", async (method) => {
+    const response = await fetch(`${app.url}/plants`, { method, headers: { authorization: `Bearer ${writeToken}` } });
+    expect(response.headers.get("allow")).toMatch(/POST/);
+    await expectError(response, 405, `method ${method} is not allowed`);
+  });
+
+  it("OPTIONS lists the allowed methods", async () => {
+    const response = await fetch(`${app.url}/plants`, { method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("allow")).toMatch(/POST/);
+  });
+});
+
+describe("durability", () => {
+  it("a plant answered with 200 survives a kill -9 and a restart", async () => {
+    const id = freshId();
+    const body = `{"id":${id},"name":"Survivor"}`;
+    expect((await post(body)).status).toBe(200);
+    await app.kill("SIGKILL");
+    await app.restart();
+    expect(await (await post(body)).text()).toBe(body);
+    await expectError(await post(`{"id":${id},"name":"Other"}`), 409, "already exists");
+  });
+});

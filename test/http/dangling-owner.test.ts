@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { runCli } from "@/test/support/cli";
+
+// A staff member's row deleted behind the app's back with foreign keys off
+// (the default of the sqlite3 shell; on PostgreSQL, session_replication_role =
+// replica), so the cascade to their tokens never ran.
+
+let app: AppServer;
+let token: string;
+
+beforeAll(async () => {
+  app = await startApp();
+  const created = await runCli("user", ["create", "--email", "gone@plants.example", "--role", "staff"], { database: app.database, stdin: "a long enough passphrase\n" });
+  expect(created.code).toBe(0);
+  token = await createToken(app.database, ["plants:write"]);
+  await app.database.query("UPDATE api_tokens SET owner_id = (SELECT id FROM users WHERE email = 'gone@plants.example')");
+  const post = await fetch(`${app.url}/plants`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"id":1,"name":"Fern"}' });
+  expect(post.status).toBe(200);
+  const foreignKeysOff = app.database.provider === "sqlite" ? "PRAGMA foreign_keys = OFF" : "SET session_replication_role = replica";
+  await app.database.exec(`${foreignKeysOff}; DELETE FROM users WHERE email = 'gone@plants.example'`);
+  expect(await app.database.query("SELECT id FROM api_tokens WHERE owner_id IS NOT NULL")).toHaveLength(1);
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+it("refuses a token whose owner no longer exists, whatever the foreign-key setting", async () => {
+  for (const [method, body] of [["GET", undefined], ["POST", '{"id":2,"name":"Ivy"}']] as const) {
+    const response = await fetch(`${app.url}/plants`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: 401, message: "the bearer token is not valid" });
+  }
+});
+
+it("still starts with such a row in the database, reporting it rather than refusing to run", async () => {
+  await app.restart();
+  expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+  if (app.database.provider === "sqlite") expect(app.output()).toMatch(/"rows":\["api_tokens 1 -> users"\][^\n]*"message":"rows whose foreign key points at nothing; the app ignores them"/);
+});

@@ -1,0 +1,47 @@
+import { type Browser, chromium } from "@playwright/test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startApp } from "@/test/support/app-server";
+import { chromiumPath } from "@/test/support/chromium";
+
+// /docs in a real browser: the reference renders every operation from
+// /openapi.json, and nothing is fetched from anywhere but the app (it works
+// offline). Playwright cannot download its own browser here, so this drives
+// the system Chromium that .ci/run installs.
+
+let app: AppServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await chromium.launch({ executablePath: chromiumPath() });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe("the API reference at /docs", () => {
+  it("renders every operation and its schemas from the app alone", async () => {
+    const page = await browser.newPage();
+    const elsewhere: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(app.url) && !request.url().startsWith("data:")) elsewhere.push(request.url());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(`${app.url}/docs`);
+    const operations = page.locator(".opblock-summary");
+    await operations.first().waitFor();
+    expect(await page.locator(".opblock-summary-method").allTextContents()).toEqual(["GET", "POST", "GET", "DELETE"]);
+    expect(await page.locator(".opblock-summary-path").allTextContents()).toEqual(["/plants", "/plants", "/plants/{id}", "/plants/{id}"]);
+    // Expanding an operation resolves its references (this is what breaks when Swagger UI is mis-bundled).
+    await operations.nth(1).click();
+    const statuses = page.locator(".responses-table tbody .response-col_status");
+    await statuses.first().waitFor();
+    expect((await statuses.allTextContents()).map((status) => status.trim())).toEqual(["200", "400", "401", "403", "409", "413", "415", "429", "500"]);
+    await expect.poll(() => page.locator("section.models").textContent()).toMatch(/Plant.*NewPlant.*Error/s);
+    expect(errors).toEqual([]);
+    expect(elsewhere).toEqual([]);
+  });
+});

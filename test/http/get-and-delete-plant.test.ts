@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseExactJson } from "@/lib/json/exact-json";
+import { type AppServer, startAppWithTokens } from "@/test/support/app-server";
+
+// GET and DELETE /plants/{id} over HTTP against the built app. (Every status
+// against the document: lib/openapi-contract.test.ts.)
+
+let app: AppServer;
+let writeToken: string;
+let readToken: string;
+
+beforeAll(async () => ({ app, writeToken, readToken } = await startAppWithTokens()));
+afterAll(() => app?.stop());
+
+async function call(method: string, id: string, token = writeToken, body?: string): Promise<{ status: number; headers: Headers; text: string }> {
+  const headers = { authorization: `Bearer ${token}`, ...(body && { "content-type": "application/json" }) };
+  const response = await fetch(`${app.url}/plants${id}`, { method, headers, body });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+const create = (body: string) => call("POST", "", writeToken, body);
+
+describe("GET /plants/{id}", () => {
+  it.each([
+    ["-9223372036854775808", '{"id":-9223372036854775808,"name":"least"}'],
+    ["9223372036854775807", '{"id":9223372036854775807,"name":"greatest","tag":"edge"}'],
+    ["9007199254740993", '{"id":9007199254740993,"name":"past 2^53"}'],
+    ["0", '{"id":0,"name":"zero"}'],
+  ])("answers plant %s exactly", async (id, stored) => {
+    expect((await create(stored)).status).toBe(200);
+    const { status, headers, text } = await call("GET", `/${id}`, readToken);
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toBe("application/json");
+    expect(text).toBe(stored);
+  });
+
+  it("does not confuse an id with its rounded neighbour", async () => {
+    await create('{"id":9007199254740994,"name":"even"}');
+    expect((await call("GET", "/9007199254740995", readToken)).status).toBe(404);
+  });
+
+  it("answers 404 with the Error body for an absent plant", async () => {
+    const { status, text } = await call("GET", "/123456789", readToken);
+    expect(status).toBe(404);
+    expect(parseExactJson(text)).toEqual({ error: 404n, message: "no plant has id 123456789" });
+  });
+
+  it.each(["abc", "007", "-0", "+1", "1.0", "1e3", "0x10", "%201", "1%20", "9223372036854775808", "-9223372036854775809", "١٢"])(
+    "refuses id %s with 400 naming it",
+    async (id) => {
+      const { status, text } = await call("GET", `/${id}`, readToken);
+      expect(status).toBe(400);
+      const message = "id must be an integer from -9223372036854775808 to 9223372036854775807";
+      expect(parseExactJson(text)).toEqual({ error: 400n, message, details: [{ field: "id", message }] });
+    },
+  );
+
+  it("answers HEAD like GET, without a body", async () => {
+    await create('{"id":77,"name":"head"}');
+    const { status, text } = await call("HEAD", "/77", readToken);
+    expect(status).toBe(200);
+    expect(text).toBe("");
+  });
+});
+
+describe("DELETE /plants/{id}", () => {
+  it("deletes with 204 and no body; the plant is gone from reads and the list", async () => {
+    await create('{"id":9007199254740997,"name":"to delete"}');
+    const deleted = await call("DELETE", "/9007199254740997");
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe("");
+    expect(deleted.headers.get("content-type")).toBeNull();
+    expect((await call("GET", "/9007199254740997", readToken)).status).toBe(404);
+    const listed = parseExactJson((await call("GET", "?after=9007199254740996&limit=1", readToken)).text) as { id: bigint }[];
+    expect(listed.map((plant) => plant.id)).not.toContain(9007199254740997n);
+  });
+
+  it("answers 404 the second time", async () => {
+    await create('{"id":501,"name":"once"}');
+    expect((await call("DELETE", "/501")).status).toBe(204);
+    const again = await call("DELETE", "/501");
+    expect(again.status).toBe(404);
+    expect(parseExactJson(again.text)).toEqual({ error: 404n, message: "no plant has id 501" });
+  });
+
+  it("frees the id for a new plant with other data", async () => {
+    await create('{"id":502,"name":"first"}');
+    await call("DELETE", "/502");
+    expect((await create('{"id":502,"name":"second"}')).text).toBe('{"id":502,"name":"second"}');
+  });
+
+  it("needs plants:write: a read token gets 403 and the plant stays", async () => {
+    await create('{"id":503,"name":"kept"}');
+    const refused = await call("DELETE", "/503", readToken);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toBe(
+      'Bearer realm="plant-store", error="insufficient_scope", scope="plants:write", error_description="the bearer token lacks the plants:write scope"',
+    );
+    expect((await call("GET", "/503", readToken)).status).toBe(200);
+  });
+
+  it("authenticates before reading the id: no token, 401 even for a malformed id", async () => {
+    const response = await fetch(`${app.url}/plants/abc`, { method: "DELETE" });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
+  });
+});
+
+describe("other methods on /plants/{id}", () => {
+  it.each(["PUT", "PATCH", "POST"])("%s answers 405 with Allow", async (method) => {
+    const { status, headers, text } = await call(method, "/1");
+    expect(status).toBe(405);
+    expect(headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+    expect(parseExactJson(text)).toEqual({ error: 405n, message: `method ${method} is not allowed here; allowed: GET, HEAD, DELETE, OPTIONS` });
+  });
+
+  it("OPTIONS answers 204 with Allow", async () => {
+    const response = await fetch(`${app.url}/plants/1`, { method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, expect, it } from "vitest";
+import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
+
+// SIGTERM under write load: readiness turns 503, the port closes, the
+// requests in flight finish, and the process exits 0, having stored every
+// plant it answered 200.
+
+let database: TestDatabase | undefined;
+let app: AppServer | undefined;
+
+afterAll(async () => {
+  await app?.stop();
+  await database?.drop();
+});
+
+it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async () => {
+  database = await makeTestDatabase();
+  // Grace after the signal: time to see readiness turn 503 while still serving, even on a loaded machine.
+  app = await startApp({ database, env: { SHUTDOWN_DELAY_MS: "3000" } });
+  const running = app;
+  const token = await createToken(database, ["plants:write"]);
+  const acknowledged: bigint[] = [];
+  const statuses: number[] = [];
+  let nextId = 1n;
+  let stopping = false;
+  const writer = async () => {
+    while (!stopping) {
+      const id = nextId++;
+      const response = await fetch(`${running.url}/plants`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: `{"id":${id},"name":"Under load"}`,
+      }).catch(() => undefined);
+      if (!response) return; // the port is closed: this writer is done
+      statuses.push(response.status);
+      if (response.status === 200) acknowledged.push(id);
+    }
+  };
+  const writers = Array.from({ length: 12 }, writer);
+  await new Promise((resolve) => setTimeout(resolve, 800));
+
+  const exit = running.kill("SIGTERM");
+  const readiness = async () => {
+    const response = await fetch(`${running.url}/readyz`);
+    return { status: response.status, body: await response.json() };
+  };
+  await expect.poll(readiness, { interval: 50, timeout: 2_500 }).toEqual({ status: 503, body: { error: 503, message: "not ready: shutting down" } });
+
+  expect(await exit).toEqual({ code: 0, signal: null });
+  stopping = true;
+  await Promise.all(writers);
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
+
+  expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  expect(acknowledged.length).toBeGreaterThan(50);
+  const stored = new Set((await storedPlants(database)).map((plant) => plant.id));
+  expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  expect(running.output()).toMatch(/"message":"shutting down"[\s\S]*"message":"shut down"/);
+});

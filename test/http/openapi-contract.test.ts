@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { ContractChecker, type OpenApiJson } from "@/test/support/openapi-contract";
+
+// The contract test: real requests to the built app, success and failure
+// alike, and every answer checked against the OpenAPI document the app
+// serves. The last test proves the table reaches every status the document
+// declares for every operation.
+
+type Auth = "write" | "read" | "scopeless" | "invalid" | "basic";
+
+type Case = {
+  name: string;
+  method: string;
+  /** The request path and query. */
+  url: string;
+  /** The document's path the request belongs to. */
+  template: "/plants" | "/plants/{id}";
+  auth?: Auth;
+  body?: string;
+  contentType?: string;
+  /** NewPlant bodies stored (with the write token) before the request. */
+  seed?: string[];
+  status: number;
+};
+
+const json = "application/json";
+const LIST = "/plants" as const;
+const ONE = "/plants/{id}" as const;
+
+// URLs a GET must refuse with 400 (a read token, nothing seeded), for both paths.
+const MALFORMED_GETS: [template: typeof LIST | typeof ONE, name: string, url: string][] = [
+  [LIST, "refuses limit=0", "/plants?limit=0"],
+  [LIST, "refuses limit=101", "/plants?limit=101"],
+  [LIST, "refuses limit=abc", "/plants?limit=abc"],
+  [LIST, "refuses limit=1.5", "/plants?limit=1.5"],
+  [LIST, "refuses an empty limit", "/plants?limit="],
+  [LIST, "refuses a repeated limit", "/plants?limit=1&limit=2"],
+  [LIST, "refuses limit=05", "/plants?limit=05"],
+  [LIST, "refuses limit=2147483648", "/plants?limit=2147483648"],
+  [LIST, "refuses after=abc", "/plants?after=abc"],
+  [LIST, "refuses after=2^63", "/plants?after=9223372036854775808"],
+  [LIST, "refuses an unknown parameter", "/plants?sort=name"],
+  // (Next.js itself drops a __proto__ parameter before the handler sees it.)
+  [LIST, "refuses a constructor parameter", "/plants?constructor=1"],
+  [ONE, "refuses id abc", "/plants/abc"],
+  [ONE, "refuses id 007", "/plants/007"],
+  [ONE, "refuses id -0", "/plants/-0"],
+  [ONE, "refuses id +1", "/plants/+1"],
+  [ONE, "refuses id 1e3", "/plants/1e3"],
+  [ONE, "refuses id 1.0", "/plants/1.0"],
+  [ONE, "refuses id 2^63", "/plants/9223372036854775808"],
+  [ONE, "refuses id below -2^63", "/plants/-9223372036854775809"],
+  [ONE, "refuses an encoded space", "/plants/%201"],
+];
+
+function malformedGets(template: typeof LIST | typeof ONE): Case[] {
+  return MALFORMED_GETS.filter(([path]) => path === template).map(([, name, url]) => ({ name, method: "GET", url, template, auth: "read", status: 400 }));
+}
+
+const CASES: Case[] = [
+  // GET /plants
+  { name: "lists with a read token", method: "GET", url: "/plants", template: LIST, auth: "read", seed: ['{"id":101,"name":"fern","tag":"indoor"}'], status: 200 },
+  { name: "lists with a write token", method: "GET", url: "/plants", template: LIST, auth: "write", status: 200 },
+  { name: "lists one page of one (Link follows)", method: "GET", url: "/plants?limit=1", template: LIST, auth: "read", seed: ['{"id":102,"name":"ivy"}'], status: 200 },
+  { name: "lists the largest page", method: "GET", url: "/plants?limit=100", template: LIST, auth: "read", status: 200 },
+  { name: "lists after an id above 2^53", method: "GET", url: "/plants?after=9007199254740993", template: LIST, auth: "read", status: 200 },
+  { name: "lists after the least int64", method: "GET", url: "/plants?after=-9223372036854775808&limit=5", template: LIST, auth: "read", status: 200 },
+  ...malformedGets(LIST),
+  { name: "lists nothing without a token", method: "GET", url: "/plants", template: LIST, status: 401 },
+  { name: "lists nothing for a bad token", method: "GET", url: "/plants", template: LIST, auth: "invalid", status: 401 },
+  { name: "lists nothing for Basic credentials", method: "GET", url: "/plants", template: LIST, auth: "basic", status: 401 },
+  { name: "lists nothing for a token without plants:read", method: "GET", url: "/plants", template: LIST, auth: "scopeless", status: 403 },
+
+  // POST /plants
+  { name: "creates a plant", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":201,"name":"monstera","tag":"indoor"}', status: 200 },
+  { name: "creates the greatest int64 id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":9223372036854775807,"name":"max"}', status: 200 },
+  { name: "creates the least int64 id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":-9223372036854775808,"name":"min"}', status: 200 },
+  { name: "answers an identical retry", method: "POST", url: "/plants", template: LIST, auth: "write", seed: ['{"id":202,"name":"aloe"}'], body: '{"id":202,"name":"aloe"}', status: 200 },
+  { name: "refuses a plant without name", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":203}', status: 400 },
+  { name: "refuses a string id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":"204","name":"x"}', status: 400 },
+  { name: "refuses a fractional id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":204.5,"name":"x"}', status: 400 },
+  { name: "refuses id 2^63", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":9223372036854775808,"name":"x"}', status: 400 },
+  { name: "refuses an unknown field", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":205,"name":"x","color":"green"}', status: 400 },
+  { name: "refuses a null tag", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":206,"name":"x","tag":null}', status: 400 },
+  { name: "refuses malformed JSON", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":207,', status: 400 },
+  { name: "refuses an empty body", method: "POST", url: "/plants", template: LIST, auth: "write", body: "", status: 400 },
+  { name: "refuses an array body", method: "POST", url: "/plants", template: LIST, auth: "write", body: "[]", status: 400 },
+  { name: "creates nothing without a token", method: "POST", url: "/plants", template: LIST, body: '{"id":208,"name":"x"}', status: 401 },
+  { name: "creates nothing for a bad token", method: "POST", url: "/plants", template: LIST, auth: "invalid", body: '{"id":208,"name":"x"}', status: 401 },
+  { name: "creates nothing for a read token", method: "POST", url: "/plants", template: LIST, auth: "read", body: '{"id":208,"name":"x"}', status: 403 },
+  { name: "creates nothing for a scopeless token", method: "POST", url: "/plants", template: LIST, auth: "scopeless", body: '{"id":208,"name":"x"}', status: 403 },
+  { name: "refuses the same id with another name", method: "POST", url: "/plants", template: LIST, auth: "write", seed: ['{"id":209,"name":"cactus"}'], body: '{"id":209,"name":"agave"}', status: 409 },
+  { name: "refuses a body over 16 KiB", method: "POST", url: "/plants", template: LIST, auth: "write", body: `{"id":210,"name":"${"a".repeat(17 * 1024)}"}`, status: 413 },
+  { name: "refuses text/plain", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":211,"name":"x"}', contentType: "text/plain", status: 415 },
+  { name: "refuses a non-UTF-8 charset", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":211,"name":"x"}', contentType: "application/json; charset=latin1", status: 415 },
+
+  // GET /plants/{id}
+  { name: "gets a plant with an id above 2^53", method: "GET", url: "/plants/9007199254740995", template: ONE, auth: "read", seed: ['{"id":9007199254740995,"name":"palm"}'], status: 200 },
+  { name: "gets a plant with a write token", method: "GET", url: "/plants/301", template: ONE, auth: "write", seed: ['{"id":301,"name":"fig","tag":"tree"}'], status: 200 },
+  { name: "gets a negative id", method: "GET", url: "/plants/-302", template: ONE, auth: "read", seed: ['{"id":-302,"name":"moss"}'], status: 200 },
+  { name: "finds no absent plant", method: "GET", url: "/plants/303", template: ONE, auth: "read", status: 404 },
+  ...malformedGets(ONE),
+  { name: "gets nothing without a token", method: "GET", url: "/plants/301", template: ONE, status: 401 },
+  { name: "gets nothing for a bad token", method: "GET", url: "/plants/301", template: ONE, auth: "invalid", status: 401 },
+  { name: "gets nothing for a scopeless token", method: "GET", url: "/plants/301", template: ONE, auth: "scopeless", status: 403 },
+
+  // DELETE /plants/{id}
+  { name: "deletes a plant", method: "DELETE", url: "/plants/401", template: ONE, auth: "write", seed: ['{"id":401,"name":"basil"}'], status: 204 },
+  { name: "deletes an id above 2^53", method: "DELETE", url: "/plants/9007199254740997", template: ONE, auth: "write", seed: ['{"id":9007199254740997,"name":"mint"}'], status: 204 },
+  { name: "finds no absent plant to delete", method: "DELETE", url: "/plants/402", template: ONE, auth: "write", status: 404 },
+  { name: "refuses a malformed id to delete", method: "DELETE", url: "/plants/4.02", template: ONE, auth: "write", status: 400 },
+  { name: "deletes nothing without a token", method: "DELETE", url: "/plants/403", template: ONE, seed: ['{"id":403,"name":"sage"}'], status: 401 },
+  { name: "deletes nothing for a bad token", method: "DELETE", url: "/plants/403", template: ONE, auth: "invalid", status: 401 },
+  { name: "deletes nothing for a read token", method: "DELETE", url: "/plants/403", template: ONE, auth: "read", status: 403 },
+
+  // Methods the paths lack
+  { name: "refuses PUT /plants", method: "PUT", url: "/plants", template: LIST, auth: "write", status: 405 },
+  { name: "refuses PATCH /plants", method: "PATCH", url: "/plants", template: LIST, auth: "write", status: 405 },
+  { name: "refuses DELETE /plants", method: "DELETE", url: "/plants", template: LIST, auth: "write", status: 405 },
+  { name: "refuses PUT /plants/{id}", method: "PUT", url: "/plants/1", template: ONE, auth: "write", body: '{"id":1,"name":"x"}', contentType: json, status: 405 },
+  { name: "refuses PATCH /plants/{id}", method: "PATCH", url: "/plants/1", template: ONE, auth: "write", status: 405 },
+  { name: "refuses POST /plants/{id}", method: "POST", url: "/plants/1", template: ONE, auth: "write", status: 405 },
+];
+
+// Answered once the plants table is gone: what a broken database looks like to a client.
+const BROKEN_DATABASE_CASES: Case[] = [
+  { name: "lists with a broken database", method: "GET", url: "/plants", template: LIST, auth: "read", status: 500 },
+  { name: "creates with a broken database", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":501,"name":"x"}', status: 500 },
+  { name: "gets with a broken database", method: "GET", url: "/plants/501", template: ONE, auth: "read", status: 500 },
+  { name: "deletes with a broken database", method: "DELETE", url: "/plants/501", template: ONE, auth: "write", status: 500 },
+];
+
+// Answered once this address has used up its allowance of requests without
+// valid credentials (RATE_LIMIT_ANONYMOUS, low in this app), whichever token it tried.
+const RATE_LIMITED_CASES: Case[] = [
+  { name: "lists nothing once rate-limited", method: "GET", url: "/plants", template: LIST, auth: "invalid", status: 429 },
+  { name: "creates nothing once rate-limited", method: "POST", url: "/plants", template: LIST, auth: "invalid", body: '{"id":601,"name":"x"}', status: 429 },
+  { name: "gets nothing once rate-limited", method: "GET", url: "/plants/601", template: ONE, auth: "invalid", status: 429 },
+  { name: "deletes nothing once rate-limited", method: "DELETE", url: "/plants/601", template: ONE, status: 429 },
+];
+const ANONYMOUS_ALLOWANCE = 20;
+
+let app: AppServer;
+let checker: ContractChecker;
+let tokens: Record<"write" | "read" | "scopeless", string>;
+const exercised = new Set<string>();
+
+beforeAll(async () => {
+  app = await startApp({ env: { RATE_LIMIT_ANONYMOUS: `${ANONYMOUS_ALLOWANCE}/1h` } });
+  const [write, read, scopeless] = await Promise.all([
+    createToken(app.database, ["plants:write"]),
+    createToken(app.database, ["plants:read"]),
+    // A token for no scope this version knows (one minted for a future scope, say).
+    createToken(app.database, [""]),
+  ]);
+  tokens = { write, read, scopeless };
+  const document = await fetch(`${app.url}/openapi.json`);
+  expect(document.status).toBe(200);
+  // Plain JSON.parse, as any OpenAPI tool reads it; only the int64 bounds round.
+  checker = new ContractChecker((await document.json()) as OpenApiJson);
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+function authorization(auth: Auth | undefined): Record<string, string> {
+  switch (auth) {
+    case undefined:
+      return {};
+    case "invalid":
+      return { authorization: "Bearer not-a-token" };
+    case "basic":
+      return { authorization: `Basic ${Buffer.from("staff:secret").toString("base64")}` };
+    default:
+      return { authorization: `Bearer ${tokens[auth]}` };
+  }
+}
+
+async function run(testCase: Case): Promise<void> {
+  for (const plant of testCase.seed ?? []) {
+    const seeded = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...authorization("write"), "content-type": json }, body: plant });
+    expect(seeded.status, `seeding ${plant}`).toBe(200);
+  }
+  const headers = { ...authorization(testCase.auth), ...(testCase.body !== undefined && { "content-type": testCase.contentType ?? json }) };
+  const response = await fetch(`${app.url}${testCase.url}`, { method: testCase.method, headers, body: testCase.body });
+  const problems = await checker.problems({ method: testCase.method, pathTemplate: testCase.template, response });
+  expect({ status: response.status, problems }).toEqual({ status: testCase.status, problems: [] });
+  const operation = response.status === 405 ? "*" : testCase.method;
+  exercised.add(`${operation} ${testCase.template} ${response.status}`);
+}
+
+describe("every answer conforms to /openapi.json", () => {
+  for (const testCase of CASES) {
+    it(`${testCase.method} ${testCase.url}: ${testCase.name} (${testCase.status})`, () => run(testCase));
+  }
+});
+
+describe("with a broken database, every operation answers a conforming 500", () => {
+  beforeAll(async () => {
+    await app.database.query("DROP TABLE plants");
+  });
+  for (const testCase of BROKEN_DATABASE_CASES) {
+    it(`${testCase.method} ${testCase.url}: ${testCase.name} (${testCase.status})`, () => run(testCase));
+  }
+});
+
+describe("once rate-limited, every operation answers a conforming 429", () => {
+  beforeAll(async () => {
+    for (let sent = 0; sent <= ANONYMOUS_ALLOWANCE; sent++) {
+      const response = await fetch(`${app.url}/plants`, { headers: authorization("invalid") });
+      if (response.status === 429) return;
+    }
+    throw new Error(`no 429 after ${ANONYMOUS_ALLOWANCE + 1} requests with a bad token`);
+  });
+  for (const testCase of RATE_LIMITED_CASES) {
+    it(`${testCase.method} ${testCase.url}: ${testCase.name} (${testCase.status})`, () => run(testCase));
+  }
+});
+
+describe("coverage", () => {
+  it("reaches every status the document declares for every operation", () => {
+    expect(checker.declaredStatuses().filter((status) => !exercised.has(status))).toEqual([]);
+  });
+});

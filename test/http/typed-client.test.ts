@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { isLosslessNumber, parse, stringify } from "lossless-json";
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_TYPES_FILE, renderApiTypes } from "@/test/support/api-types";
+import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import type { components, paths } from "@/test/support/plant-store-api";
+
+// A client generated from the OpenAPI document (openapi-typescript types +
+// openapi-fetch), used as an outside JavaScript client would use it, against
+// the built app, with ids beyond 2^53.
+
+type Plant = components["schemas"]["Plant"];
+
+/**
+ * The generated types say int64 fields (the ids) are bigints and every other
+ * number a number. openapi-fetch parses with JSON.parse, which would turn
+ * 9007199254740993 into 9007199254740992, so answers are read as text
+ * (parseAs: "text") and parsed here with lossless-json to match the types.
+ */
+function parseApiJson(text: string): unknown {
+  return parse(text, (key, value) => (isLosslessNumber(value) ? (key === "id" ? BigInt(value.value) : Number(value.value)) : value));
+}
+
+/** The parsed body of a 2xx answer read as text. The type is the document's promise, which the contract test checks. */
+async function answer<T>(call: Promise<{ data?: string; response: Response }>): Promise<T> {
+  const { data, response } = await call;
+  if (!response.ok || data === undefined) throw new Error(`expected a 2xx answer with a body, got ${response.status}`);
+  return parseApiJson(data) as T;
+}
+
+/** The `after` cursor of an RFC 8288 rel="next" link, resolved against the request URL. */
+function nextAfter(response: Response): bigint | undefined {
+  const target = /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get("link") ?? "")?.[1];
+  if (target === undefined) return undefined;
+  const url = new URL(target, response.url);
+  expect(url.searchParams.get("limit")).toBe("2");
+  return BigInt(url.searchParams.get("after") ?? "");
+}
+
+const IDS = [9007199254740993n, -1n, 5n, 9223372036854775807n, 9007199254740992n];
+
+let app: AppServer;
+let client: ReturnType<typeof createClient<paths>>;
+
+beforeAll(async () => {
+  app = await startApp();
+  const token = await createToken(app.database, ["plants:write"]);
+  client = createClient<paths>({
+    baseUrl: app.url,
+    headers: { authorization: `Bearer ${token}` },
+    // JSON.stringify throws on a bigint; lossless-json writes it as an exact integer.
+    bodySerializer: (body) => stringify(body),
+  });
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("a client generated from /openapi.json", () => {
+  it("uses types that match the document the code builds now", async () => {
+    expect(await renderApiTypes(), "run npm run api:types").toBe(readFileSync(API_TYPES_FILE, "utf8"));
+  });
+
+  it("creates plants and gets every id back exactly", async () => {
+    for (const id of IDS) {
+      const plant = await answer<Plant>(client.POST("/plants", { body: { id, name: `plant ${id}`, tag: "test" }, parseAs: "text" }));
+      expect(plant).toEqual({ id, name: `plant ${id}`, tag: "test" });
+    }
+  });
+
+  it("lists plants in id order, two a page, following the Link header", async () => {
+    const pages: bigint[][] = [];
+    let after: bigint | undefined;
+    do {
+      const call = client.GET("/plants", { params: { query: { limit: 2, ...(after !== undefined && { after }) } }, parseAs: "text" });
+      const plants = await answer<Plant[]>(call);
+      pages.push(plants.map((plant) => plant.id));
+      after = nextAfter((await call).response);
+    } while (after !== undefined);
+    expect(pages).toEqual([
+      [-1n, 5n],
+      [9007199254740992n, 9007199254740993n],
+      [9223372036854775807n],
+    ]);
+  });
+
+  it("gets a plant by an id above 2^53, distinct from its rounded neighbour", async () => {
+    const plant = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740993n } }, parseAs: "text" }));
+    expect(plant).toEqual({ id: 9007199254740993n, name: "plant 9007199254740993", tag: "test" });
+  });
+
+  it("deletes a plant by an id above 2^53 and leaves its neighbour", async () => {
+    const deleted = await client.DELETE("/plants/{id}", { params: { path: { id: 9007199254740993n } } });
+    expect(deleted.response.status).toBe(204);
+    const gone = await client.GET("/plants/{id}", { params: { path: { id: 9007199254740993n } }, parseAs: "text" });
+    expect(gone.response.status).toBe(404);
+    expect(gone.error).toEqual({ error: 404, message: "no plant has id 9007199254740993" });
+    const neighbour = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740992n } }, parseAs: "text" }));
+    expect(neighbour.id).toBe(9007199254740992n);
+  });
+});

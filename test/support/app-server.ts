@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { appEnv } from "@/test/support/app-env";
+import { tokenCli } from "@/test/support/cli";
+import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
+
+// Starts the real, built app (`npm start`: server.ts) on its own port, on a fresh test
+// database of the run's engine (or on one it is given, to run several
+// instances as one service). Run `npm run build` first; `npm test` does.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+// The production server, as `npm start` runs it: tsx loaded into the server's
+// own process (tsx's CLI would run it as a child and SIGKILL it when it does
+// not acknowledge a signal within 30 ms, cutting a graceful shutdown short).
+const SERVER = ["--import", "tsx", path.join(ROOT, "server.ts")];
+
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export type AppServer = {
+  url: string;
+  database: TestDatabase;
+  env: NodeJS.ProcessEnv;
+  /** Output of the server process so far. */
+  output(): string;
+  /** Stops the server for good; a database the app was not given is dropped too. */
+  stop(): Promise<void>;
+  /** Sends the server a signal (SIGTERM by default) and waits for it to exit; the database stays. */
+  kill(signal?: NodeJS.Signals): Promise<Exit>;
+  /** The port the server listens on. */
+  port: number;
+  /** Starts the server again on the same port and data. */
+  restart(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function startApp(options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv> } = {}): Promise<AppServer> {
+  const database = options.database ?? (await makeTestDatabase());
+  const ownsDatabase = options.database === undefined;
+  const port = await freePort();
+  // Metrics off unless a test asks for them: many apps start at once, and the default port is one.
+  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", ...options.env });
+  const url = `http://127.0.0.1:${port}`;
+  let log = "";
+  let child: ChildProcess | undefined;
+
+  async function launch() {
+    child = spawn(process.execPath, SERVER, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    await waitUntilServing(url, child, () => log);
+  }
+
+  async function halt(signal: NodeJS.Signals = "SIGTERM"): Promise<Exit> {
+    const running = child;
+    if (!running) return { code: null, signal: null };
+    if (running.exitCode !== null || running.signalCode !== null) return { code: running.exitCode, signal: running.signalCode };
+    return new Promise((resolve) => {
+      running.once("exit", (code, exitSignal) => resolve({ code, signal: exitSignal }));
+      running.kill(signal);
+    });
+  }
+
+  try {
+    await launch();
+  } catch (error) {
+    if (ownsDatabase) await database.drop();
+    throw error;
+  }
+  return {
+    url,
+    port,
+    database,
+    env,
+    output: () => log,
+    stop: async () => {
+      await halt();
+      if (ownsDatabase) await database.drop();
+    },
+    kill: halt,
+    restart: async () => {
+      await halt();
+      await launch();
+    },
+  };
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
+    try {
+      // Any HTTP answer means the server listens and start-up (migrations) is done.
+      await fetch(`${url}/plants`, { method: "OPTIONS" });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`the app did not start within 30 s:\n${output()}`);
+}
+
+export async function createToken(database: TestDatabase, scopes: string[] = ["plants:write"], expires = "1h"): Promise<string> {
+  const { stdout } = await tokenCli(database, ["create", "--name", "test", ...scopes.flatMap((scope) => ["--scope", scope]), "--expires", expires]);
+  return stdout.trim();
+}
+
+export type AppWithTokens = { app: AppServer; writeToken: string; readToken: string };
+
+/** A fresh app with a plants:write and a plants:read token, as most HTTP test files want. */
+export async function startAppWithTokens(): Promise<AppWithTokens> {
+  const app = await startApp();
+  const [writeToken, readToken] = await Promise.all([createToken(app.database, ["plants:write"]), createToken(app.database, ["plants:read"])]);
+  return { app, writeToken, readToken };
+}

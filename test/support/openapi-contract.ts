@@ -1,0 +1,115 @@
+import { parse as parseMediaType } from "content-type";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
+import { parseExactJson } from "@/lib/json/exact-json";
+
+// Checks real HTTP answers against the OpenAPI document the app serves: the
+// status is declared for the operation, declared headers marked required are
+// present, and the body has a declared media type and validates (JSON Schema
+// 2020-12, OpenAPI 3.1's dialect) against the declared schema.
+
+type Json = { [key: string]: unknown };
+type Header = { required?: boolean };
+type MediaType = { schema?: Json };
+type ResponseObject = { description: string; headers?: Record<string, Header>; content?: Record<string, MediaType> };
+type Operation = { responses: Record<string, ResponseObject | { $ref: string }> };
+
+export type OpenApiJson = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation | unknown>>;
+  components: { schemas: Record<string, Json>; responses: Record<string, ResponseObject> };
+};
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
+export type Exchange = { method: string; pathTemplate: string; response: Response };
+
+export class ContractChecker {
+  private readonly ajv = new Ajv2020({ strict: true, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: OpenApiJson) {
+    // ajv knows no bigint, so bodies reach it with numbers (see asJsonNumbers):
+    // these formats check integer-ness and range as far as a double can tell.
+    // That ids keep every digit is pinned by tests comparing bigints.
+    this.ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+    this.ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 63) && n <= 2 ** 63 });
+  }
+
+  /** The ways the answer departs from the document; empty when it conforms. */
+  async problems({ method, pathTemplate, response }: Exchange): Promise<string[]> {
+    const pathItem = this.document.paths[pathTemplate];
+    if (!pathItem) return [`path ${pathTemplate} is not in the document`];
+    const operation = pathItem[method.toLowerCase()] as Operation | undefined;
+    const where = `${method} ${pathTemplate} ${response.status}`;
+    // Methods a path lacks answer the document's MethodNotAllowed.
+    const declared = operation
+      ? operation.responses[String(response.status)] ?? operation.responses.default
+      : response.status === 405
+        ? this.document.components.responses.MethodNotAllowed
+        : undefined;
+    if (!declared) return [`${where}: status not declared`];
+    const answer = this.deref(declared) as ResponseObject;
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries(answer.headers ?? {})) {
+      if (header.required && !response.headers.has(name)) problems.push(`${where}: required header ${name} missing`);
+    }
+    const text = await response.text();
+    if (!answer.content) {
+      if (text !== "") problems.push(`${where}: declared without a body, but has one`);
+      return problems;
+    }
+    const contentType = response.headers.get("content-type");
+    const mediaType = contentType ? parseMediaType(contentType).type : "(none)";
+    const schema = answer.content[mediaType]?.schema;
+    if (!schema) return [...problems, `${where}: media type ${mediaType} not declared`];
+    const validate = this.validator(schema);
+    if (!validate(asJsonNumbers(parseExactJson(text)))) {
+      problems.push(`${where}: body ${text} does not match: ${this.ajv.errorsText(validate.errors)}`);
+    }
+    return problems;
+  }
+
+  /** Every status of every operation, as "METHOD /path STATUS", plus the 405 of each path. */
+  declaredStatuses(): string[] {
+    return Object.entries(this.document.paths).flatMap(([path, item]) => [
+      ...Object.entries(item)
+        .filter(([method]) => METHODS.has(method))
+        .flatMap(([method, operation]) => Object.keys((operation as Operation).responses).map((status) => `${method.toUpperCase()} ${path} ${status}`)),
+      `* ${path} 405`,
+    ]);
+  }
+
+  private validator(schema: Json): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(this.deref(schema) as Json);
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+
+  /** Inlines local references (#/components/...); the document has no cycles. */
+  private deref(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((item) => this.deref(item));
+    if (typeof node !== "object" || node === null) return node;
+    const ref = (node as Json).$ref;
+    if (typeof ref === "string") {
+      const target = ref
+        .replace(/^#\//, "")
+        .split("/")
+        .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], this.document);
+      if (target === undefined) throw new Error(`unresolved reference ${ref}`);
+      return this.deref(target);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.deref(value)]));
+  }
+}
+
+/** A parsed body with bigints as numbers, for the type check only. */
+export function asJsonNumbers(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (Array.isArray(value)) return value.map(asJsonNumbers);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asJsonNumbers(item)]));
+}

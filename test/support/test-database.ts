@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { type DatabaseConfig, type DatabaseProvider, defaultDatabasePath } from "../../lib/db/database-url";
+
+// The one way tests make a database, on either engine: a fresh data directory
+// and, with PostgreSQL, a fresh database on the test server, dropped again
+// when the test is done. (Relative imports: playwright.config.ts loads this
+// file too.)
+
+export type TestDatabase = {
+  provider: DatabaseProvider;
+  /** The database as the app's configuration names it. */
+  config: DatabaseConfig;
+  /** The app's DATA_DIR: always fresh (the SQLite file, a generated secret). */
+  dataDir: string;
+  /** DATABASE_URL for the app and the CLIs. */
+  url: string;
+  /** What the app and the CLIs need to use this database: DATA_DIR, DATABASE_URL and, with PostgreSQL, the shared secrets. */
+  env: Record<string, string>;
+  /** Direct access, to check what was really stored: $1, $2... placeholders; int64 columns read as bigint. */
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements on one connection, answering nothing (to change a session setting first, say). */
+  exec(script: string): Promise<void>;
+  drop(): Promise<void>;
+};
+
+/** The engine of this test run: TEST_DATABASE=postgresql, or SQLite by default. */
+export function testDatabaseProvider(): DatabaseProvider {
+  const chosen = process.env.TEST_DATABASE || "sqlite";
+  if (chosen === "sqlite" || chosen === "postgresql") return chosen;
+  throw new Error(`TEST_DATABASE=${chosen}: use sqlite or postgresql`);
+}
+
+/** A server where the tests may create databases: TEST_POSTGRES_URL, or the local one with trust authentication. */
+export function testPostgresUrl(): string {
+  return process.env.TEST_POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+}
+
+/** Every test database of one run shares this prefix, so what a crashed test leaves behind can be swept. */
+export function testDatabasePrefix(): string {
+  process.env.PLANT_STORE_TEST_RUN ||= randomBytes(4).toString("hex");
+  return `plant_store_test_${process.env.PLANT_STORE_TEST_RUN}_`;
+}
+
+let made = 0;
+
+export async function makeTestDatabase(provider = testDatabaseProvider()): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "plant-store-test-"));
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  if (provider === "sqlite") {
+    const file = defaultDatabasePath(dataDir);
+    return {
+      provider,
+      config: { provider, path: file },
+      dataDir,
+      url: `file:${file}`,
+      env: { DATA_DIR: dataDir, DATABASE_URL: `file:${file}` },
+      query: (sql, params) => querySqlite(file, sql, params),
+      exec: async (script) => withSqlite(file, (sqlite) => void sqlite.exec(script)),
+      drop: async () => removeDataDir(),
+    };
+  }
+  const name = `${testDatabasePrefix()}${process.pid}_${made++}`;
+  await withPostgres(testPostgresUrl(), (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(testPostgresUrl());
+  url.pathname = `/${name}`;
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.href,
+    // PostgreSQL means several instances may share the database: the secrets are set, never generated.
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  };
+  return {
+    provider,
+    config: { provider, url: url.href },
+    dataDir,
+    url: url.href,
+    env,
+    query: async (sql, params) => (await withPostgres(url.href, (client) => client.query(sql, params))).rows,
+    exec: async (script) => void (await withPostgres(url.href, (client) => client.query(script))),
+    drop: async () => {
+      await dropPostgresDatabase(name);
+      removeDataDir();
+    },
+  };
+}
+
+// int8 columns (BIGINT ids, count(*)) as bigint, as better-sqlite3's safe integers read them.
+const EXACT_INT8 = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === 20 ? BigInt : pg.types.getTypeParser(oid, format)) } as pg.CustomTypesConfig;
+
+export async function withPostgres<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, types: EXACT_INT8 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL is not reachable at ${new URL(url).host} (${error instanceof Error ? error.message : String(error)}). ` +
+        "The PostgreSQL half of the tests needs a server where it may create databases: start one, or point " +
+        "TEST_POSTGRES_URL at one, e.g. TEST_POSTGRES_URL=postgresql://user:password@host:5432/postgres",
+    );
+  }
+  try {
+    return await action(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropPostgresDatabase(name: string): Promise<void> {
+  // FORCE: an app under test may still hold pooled connections.
+  await withPostgres(testPostgresUrl(), (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+async function querySqlite<Row>(file: string, sql: string, params: unknown[] = []): Promise<Row[]> {
+  return withSqlite(file, (sqlite) => {
+    const statement = sqlite.prepare(sql.replace(/\$\d+/g, "?"));
+    if (statement.reader) return statement.all(...params) as Row[];
+    statement.run(...params);
+    return [];
+  });
+}
+
+function withSqlite<T>(file: string, action: (sqlite: Database.Database) => T): T {
+  const sqlite = new Database(file);
+  sqlite.defaultSafeIntegers(true);
+  try {
+    return action(sqlite);
+  } finally {
+    sqlite.close();
+  }
+}
+
+export type StoredPlant = { id: bigint; name: string; tag: string | null };
+
+export function storedPlants(database: TestDatabase): Promise<StoredPlant[]> {
+  return database.query<StoredPlant>("SELECT id, name, tag FROM plants ORDER BY id");
+}
+
+/** The tables of a test database, by name. */
+export async function tableNames(database: TestDatabase): Promise<string[]> {
+  const sql =
+    database.provider === "sqlite"
+      ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+      : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name";
+  return (await database.query<{ name: string }>(sql)).map((row) => row.name);
+}
