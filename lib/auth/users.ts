@@ -42,28 +42,34 @@ export async function createUser(input: NewUser): Promise<StaffUser> {
   }
 }
 
+// A lost serialization race is retried, not read as "someone else won": PostgreSQL
+// may fail a transaction before the one it conflicts with has committed.
+const FIRST_OWNER_ATTEMPTS = 10;
+
 /**
  * Creates the first account, an owner, only while no account exists. The
  * check and the insert are one statement in a SERIALIZABLE transaction, so of
  * two setups racing (two tabs, two app instances) exactly one wins: SQLite
- * runs one writer at a time, and PostgreSQL fails the loser's commit rather
- * than let both see an empty table. null means another account got there first.
+ * runs one writer at a time, and PostgreSQL fails a loser rather than let two
+ * see an empty table; the loser tries again and then sees the winner's row.
+ * null means another account got there first.
  */
 export async function createFirstOwner(input: Omit<NewUser, "role">): Promise<StaffUser | null> {
   const user: StaffUser = { id: randomUUID(), email: input.email, name: input.name, role: "owner" };
   const passwordHash = await hashPassword(input.password);
-  try {
-    const inserted = await db().$transaction(
-      (tx) => tx.$executeRaw`
-        INSERT INTO "users" ("id", "email", "name", "role", "password_hash", "created_at")
-        SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${new Date()}
-        WHERE NOT EXISTS (SELECT 1 FROM "users")`,
-      { isolationLevel: "Serializable" },
-    );
-    return inserted === 1 ? user : null;
-  } catch (error) {
-    if (isWriteConflict(error)) return null;
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const inserted = await db().$transaction(
+        (tx) => tx.$executeRaw`
+          INSERT INTO "users" ("id", "email", "name", "role", "password_hash", "created_at")
+          SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${new Date()}
+          WHERE NOT EXISTS (SELECT 1 FROM "users")`,
+        { isolationLevel: "Serializable" },
+      );
+      return inserted === 1 ? user : null;
+    } catch (error) {
+      if (!isWriteConflict(error) || attempt === FIRST_OWNER_ATTEMPTS) throw error;
+    }
   }
 }
 

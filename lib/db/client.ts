@@ -34,11 +34,14 @@ export async function disconnectDatabase(): Promise<void> {
 
 /**
  * Whether a transaction lost a serialization race (PostgreSQL's 40001 under
- * SERIALIZABLE), so that nothing it did was kept. The driver adapter reports it
- * as a DriverAdapterError of kind TransactionWriteConflict, Prisma itself as P2034.
+ * SERIALIZABLE), so that nothing it did was kept. Prisma reports it as P2034
+ * when the commit fails; when a raw statement does, as P2010 carrying the
+ * driver adapter's error, a DriverAdapterError of kind TransactionWriteConflict.
  */
 export function isWriteConflict(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === "P2034";
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    return error.code === "P2034" || (error.code === "P2010" && isWriteConflict(error.meta?.driverAdapterError));
+  }
   if (!(error instanceof Error) || error.name !== "DriverAdapterError") return false;
   const { cause } = error as { cause?: unknown };
   return typeof cause === "object" && cause !== null && "kind" in cause && cause.kind === "TransactionWriteConflict";
