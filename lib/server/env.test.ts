@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, loadEnv } from "@/lib/server/env";
+import { ENV_VARIABLES, EnvError, loadEnv } from "@/lib/server/env";
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), "plant-store-env-"));
 
@@ -73,5 +73,18 @@ describe("loadEnv", () => {
   ])("refuses %o, naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(EnvError);
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(message);
+  });
+
+  it("is documented by .env.example: every variable, and every value shown there is valid", () => {
+    const example = readFileSync(path.join(process.cwd(), ".env.example"), "utf8");
+    // Set (NAME=value) or shown commented out (# NAME=value).
+    const shown = [...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name!, value!] as const);
+    const documented = new Set(shown.map(([name]) => name));
+    expect(ENV_VARIABLES.filter((name) => name !== "NODE_ENV" && !documented.has(name))).toEqual([]);
+    expect([...documented].filter((name) => !ENV_VARIABLES.includes(name))).toEqual([]);
+    for (const [name, value] of shown) {
+      const secrets = name === "DATABASE_URL" && value.startsWith("postgres") ? SHARED_SECRETS : {};
+      expect(() => loadEnv({ DATA_DIR: dataDir(), ...secrets, [name]: value }), `${name}=${value}`).not.toThrow();
+    }
   });
 });

@@ -55,8 +55,7 @@ export type RateLimit = { points: number; durationSeconds: number };
 // the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
 
-const envSchema = z
-  .object({
+const variablesSchema = z.object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     DATABASE_URL: z.string().optional(),
@@ -95,7 +94,12 @@ const envSchema = z
     // Failed sign-ins, per client address and per account (whether or not it exists).
     RATE_LIMIT_SIGN_IN_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
     RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
-  })
+  });
+
+/** Every variable the app reads (.env.example documents each; a test keeps the two in step). */
+export const ENV_VARIABLES = Object.keys(variablesSchema.shape);
+
+const envSchema = variablesSchema
   .transform((vars, ctx) => {
     const dataDir = path.resolve(vars.DATA_DIR);
     const database = parseDatabaseUrl(vars.DATABASE_URL, dataDir);
