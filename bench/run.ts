@@ -4,10 +4,15 @@
 // against a Next.js route handler built with the project's Next that answers a
 // constant. 50 connections, a warm-up, then alternating rounds. Prints each
 // round and the median ratio to the ceiling; exits 1 if any request failed.
-//   BENCH_SECONDS    length of a round per target (default 5)
-//   BENCH_DATABASES  engines to measure, comma-separated (default sqlite,postgresql)
+// The apps run as in production: request log at info (written to a pipe the
+// bench drains) and the metrics listener on. After each round it prints each
+// app's resident memory.
+//   BENCH_SECONDS        length of a round per target (default 5)
+//   BENCH_DATABASES      engines to measure, comma-separated (default sqlite,postgresql)
+//   BENCH_OBSERVABILITY  "compare" adds, per engine, an app with neither request
+//                        log (LOG_LEVEL=warn) nor metrics listener, to price them
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
@@ -23,6 +28,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
 const STORED_FOR_GET = 500;
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") as DatabaseProvider[];
+const COMPARE_OBSERVABILITY = process.env.BENCH_OBSERVABILITY === "compare";
 
 type Operation = "POST" | "GET";
 type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
@@ -69,20 +75,29 @@ async function startCeiling(port: number): Promise<() => void> {
 }
 
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
-async function startEngine(engine: DatabaseProvider): Promise<Target> {
+async function startEngine(engine: DatabaseProvider, { observed }: { observed: boolean }): Promise<Target> {
+  const env = observed ? { METRICS_PORT: String(await freePort()) } : { LOG_LEVEL: "warn", METRICS_PORT: "off" };
   // One token drives hundreds of requests a second here: its rate limit is not what is measured.
-  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off" } });
+  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, keepOutput: false });
   const token = await createToken(app.database, ["plants:write"], "1h");
   const headers = { authorization: `Bearer ${token}` };
   for (let id = 1; id <= STORED_FOR_GET; id++) {
     const response = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
     if (response.status !== 200) throw new Error(`seeding ${engine} answered ${response.status}`);
   }
-  return { name: `app on ${engine}`, url: app.url, headers, app };
+  return { name: `app on ${engine}${observed ? "" : ", unobserved"}`, url: app.url, headers, app };
+}
+
+/** A process's resident memory now and at its peak, in MB (Linux). */
+function residentMemory(pid: number | undefined): string {
+  if (pid === undefined) return "?";
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const megabytes = (field: string) => Math.round(Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 1024);
+  return `${megabytes("VmRSS")} MB (peak ${megabytes("VmHWM")} MB)`;
 }
 
 function show(name: string, result: Result): string {
-  return `${name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
+  return `${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -98,7 +113,10 @@ async function main() {
   const apps: Target[] = [];
   let failures = 0;
   try {
-    for (const engine of ENGINES) apps.push(await startEngine(engine));
+    for (const engine of ENGINES) {
+      apps.push(await startEngine(engine, { observed: true }));
+      if (COMPARE_OBSERVABILITY) apps.push(await startEngine(engine, { observed: false }));
+    }
     const targets = [ceiling, ...apps];
     console.log(`warming up for ${WARMUP_SECONDS} s each, then ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections ...`);
     for (const operation of ["POST", "GET"] as const) for (const target of targets) await load(target, operation, WARMUP_SECONDS);
@@ -122,9 +140,10 @@ async function main() {
           console.log(`  ${operation.padEnd(4)} ${show(app.name, result)}   ratio ${ratios.get(key)!.at(-1)!.toFixed(2)}, p99 ${(result.p99 / Math.max(limit.p99, 1)).toFixed(2)}x${written}`);
         }
       }
+      for (const app of apps) console.log(`  memory of ${app.name}: ${residentMemory(app.app!.pid())}`);
     }
     console.log(`\nmedian ratio to the ceiling over ${ROUNDS} rounds:`);
-    for (const [key, values] of ratios) console.log(`  ${key.padEnd(28)} ${median(values).toFixed(2)}`);
+    for (const [key, values] of ratios) console.log(`  ${key.padEnd(36)} ${median(values).toFixed(2)}`);
     if (failures > 0) {
       console.error(`${failures} requests failed`);
       process.exitCode = 1;

@@ -29,6 +29,8 @@ export type AppServer = {
   kill(signal?: NodeJS.Signals): Promise<Exit>;
   /** The port the server listens on. */
   port: number;
+  /** The server process's id while it runs. */
+  pid(): number | undefined;
   /** Starts the server again on the same port and data. */
   restart(): Promise<void>;
 };
@@ -44,7 +46,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startApp(options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv> } = {}): Promise<AppServer> {
+/**
+ * Starts the app. keepOutput: false drops what the server writes once it
+ * serves (a bench's hundreds of thousands of request lines), as a log
+ * shipper would take them off its hands.
+ */
+export async function startApp(
+  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean } = {},
+): Promise<AppServer> {
   const database = options.database ?? (await makeTestDatabase());
   const ownsDatabase = options.database === undefined;
   const port = await freePort();
@@ -55,10 +64,12 @@ export async function startApp(options: { database?: TestDatabase; env?: Partial
   let child: ChildProcess | undefined;
 
   async function launch() {
+    let keep = true;
     child = spawn(process.execPath, SERVER, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stdout?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     await waitUntilServing(url, child, () => log);
+    keep = options.keepOutput ?? true;
   }
 
   async function halt(signal: NodeJS.Signals = "SIGTERM"): Promise<Exit> {
@@ -88,6 +99,7 @@ export async function startApp(options: { database?: TestDatabase; env?: Partial
       if (ownsDatabase) await database.drop();
     },
     kill: halt,
+    pid: () => child?.pid,
     restart: async () => {
       await halt();
       await launch();
