@@ -49,10 +49,11 @@ export async function freePort(): Promise<number> {
 /**
  * Starts the app. keepOutput: false drops what the server writes once it
  * serves (a bench's hundreds of thousands of request lines), as a log
- * shipper would take them off its hands.
+ * shipper would take them off its hands. nodeOptions go to node itself
+ * (--cpu-prof, say, which NODE_OPTIONS does not allow).
  */
 export async function startApp(
-  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean } = {},
+  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[] } = {},
 ): Promise<AppServer> {
   const database = options.database ?? (await makeTestDatabase());
   const ownsDatabase = options.database === undefined;
@@ -65,7 +66,7 @@ export async function startApp(
 
   async function launch() {
     let keep = true;
-    child = spawn(process.execPath, SERVER, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...SERVER], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     await waitUntilServing(url, child, () => log);

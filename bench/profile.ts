@@ -1,0 +1,116 @@
+// npm run bench:profile: where the server's time goes under load. Runs the
+// built app under `node --cpu-prof`, loads it with authenticated POST /plants
+// (unique ids) or GET /plants?limit=20 (500 plants stored), stops it cleanly
+// (so V8 writes the profile), and prints the CPU time by part: Next.js itself,
+// the token check, body parsing, validation, the database, logging, metrics,
+// our own code, and the runtime (GC, idle).
+//   BENCH_PROFILE    POST or GET (default POST)
+//   BENCH_SECONDS    length of the load (default 15)
+//   BENCH_DATABASES  engine (default sqlite)
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import type { DatabaseProvider } from "@/lib/db/database-url";
+import { createToken, startApp } from "@/test/support/app-server";
+import { makeTestDatabase } from "@/test/support/test-database";
+
+const OPERATION = (process.env.BENCH_PROFILE ?? "POST").toUpperCase();
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ENGINE = (process.env.BENCH_DATABASES ?? "sqlite") as DatabaseProvider;
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+
+// The first rule a frame's URL (or name) matches names its part.
+const PARTS: [string, RegExp][] = [
+  ["token check (next-auth/jose decode)", /node_modules\/(jose|next-auth)\/|lib\/auth\//],
+  ["database: Prisma client", /node_modules\/@prisma\/(client|client-runtime|adapter-[a-z0-9-]+)\/|lib\/generated\//],
+  ["database: driver", /node_modules\/(better-sqlite3|pg|pg-[a-z]+)\//],
+  ["body parsing (lossless-json)", /node_modules\/lossless-json\/|lib\/json\//],
+  ["validation (zod)", /node_modules\/zod\/|lib\/validations\//],
+  ["logging (pino)", /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped|thread-stream)\//],
+  ["metrics (prom-client)", /node_modules\/(prom-client|tdigest|bintrees)\//],
+  ["rate limits", /node_modules\/rate-limiter-flexible\//],
+  ["Next.js", /node_modules\/next\/|\.next\/server\/(chunks|webpack|app\/_)|\.next\/server\/[a-z-]+\.js/],
+  ["React", /node_modules\/(react|react-dom|scheduler)\//],
+  ["tsx (module loading)", /node_modules\/(tsx|esbuild|get-tsconfig)\//],
+  ["our code (lib/, app/)", /\/lib\/|\/app\/|\.next\/server\/app\//],
+  ["Node.js (http, streams, crypto)", /^node:/],
+  ["garbage collection", /^\(garbage collector\)$/],
+  ["idle", /^\(idle\)$/],
+  ["V8 (program, compiled code)", /^\((program|root)\)$/],
+];
+
+function partOf(node: ProfileNode): string {
+  // V8's own entries have no URL and names such as "(idle)".
+  const key = node.callFrame.url || node.callFrame.functionName;
+  return PARTS.find(([, pattern]) => pattern.test(key))?.[0] ?? "other";
+}
+
+function summarise(profile: Profile): void {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parts = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  profile.samples.forEach((id, index) => {
+    const micros = profile.timeDeltas[index] ?? 0;
+    const part = partOf(byNode.get(id)!);
+    parts.set(part, (parts.get(part) ?? 0) + micros);
+    total += micros;
+    if (part === "idle") idle += micros;
+  });
+  const busy = total - idle;
+  console.log(`CPU busy ${(busy / 1e6).toFixed(1)} s of ${(total / 1e6).toFixed(1)} s; self time by part, as a share of busy time:`);
+  for (const [part, micros] of [...parts].filter(([part]) => part !== "idle").sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${((100 * micros) / busy).toFixed(1).padStart(5)} %  ${part}`);
+  }
+}
+
+async function main() {
+  const profileDir = mkdtempSync(path.join(tmpdir(), "plant-store-profile-"));
+  const app = await startApp({
+    database: await makeTestDatabase(ENGINE),
+    env: { RATE_LIMIT_API: "off" },
+    nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    keepOutput: false,
+  });
+  try {
+    const token = await createToken(app.database, ["plants:write"], "1h");
+    const headers = { authorization: `Bearer ${token}` };
+    let nextId = 1_000_000n;
+    if (OPERATION === "GET") {
+      for (let id = 1; id <= 500; id++) {
+        await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
+      }
+    }
+    const request: autocannon.Request =
+      OPERATION === "GET"
+        ? { method: "GET", path: "/plants?limit=20", headers }
+        : {
+            method: "POST",
+            path: "/plants",
+            headers: { ...headers, "content-type": "application/json" },
+            setupRequest: (each) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
+          };
+    // A warm-up first, so the profile is of a server that has compiled its hot paths.
+    await autocannon({ url: app.url, connections: 50, duration: 3, requests: [request] });
+    const result = await autocannon({ url: app.url, connections: 50, duration: SECONDS, requests: [request] });
+    console.log(`${OPERATION} on ${ENGINE}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} failed`);
+  } finally {
+    const exit = await app.kill("SIGTERM");
+    if (exit.code !== 0) console.error(`the server exited with ${exit.code ?? exit.signal}`);
+    await app.database.drop();
+  }
+  // One profile per thread (tsx's module loader has one of its own): the main thread's is the largest.
+  const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
+  const file = files.sort((a, b) => statSync(path.join(profileDir, b)).size - statSync(path.join(profileDir, a)).size)[0];
+  if (!file) throw new Error(`no profile was written to ${profileDir}`);
+  console.log(`profile: ${path.join(profileDir, file)} (open it in Chrome DevTools' Performance panel)`);
+  summarise(JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as Profile);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
