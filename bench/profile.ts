@@ -32,14 +32,18 @@ const PARTS: [string, RegExp][] = [
   ["logging (pino)", /node_modules\/(pino|sonic-boom|fast-redact|quick-format-unescaped|thread-stream)\//],
   ["metrics (prom-client)", /node_modules\/(prom-client|tdigest|bintrees)\//],
   ["rate limits", /node_modules\/rate-limiter-flexible\//],
-  ["Next.js", /node_modules\/next\/|\.next\/server\/(chunks|webpack|app\/_)|\.next\/server\/[a-z-]+\.js/],
+  ["Next.js", /node_modules\/next\/|\.next\/server\/chunks\/(ssr\/)?\[turbopack\]_runtime/],
   ["React", /node_modules\/(react|react-dom|scheduler)\//],
   ["tsx (module loading)", /node_modules\/(tsx|esbuild|get-tsconfig)\//],
-  ["our code (lib/, app/)", /\/lib\/|\/app\/|\.next\/server\/app\//],
-  ["Node.js (http, streams, crypto)", /^node:/],
+  // Next bundles the route handlers with lib/ and the packages they import (zod, lossless-json, jose, ...).
+  ["the app's bundle (lib/, app/ and what they import)", /\/lib\/|\/app\/|\.next\/server\//],
+  ["Node.js: web Request/Response and streams (Next's adapter)", /^node:internal\/(deps\/undici|webstreams|abort_controller|worker\/js_transferable|event_target)/],
+  ["Node.js: async context (AsyncLocalStorage)", /^node:(internal\/)?async_hooks/],
+  ["Node.js: http and the rest", /^node:/],
   ["garbage collection", /^\(garbage collector\)$/],
   ["idle", /^\(idle\)$/],
   ["V8 (program, compiled code)", /^\((program|root)\)$/],
+  ["V8 built-ins (JSON, strings, microtasks)", /^[A-Za-z]*$/],
 ];
 
 function partOf(node: ProfileNode): string {
@@ -48,7 +52,7 @@ function partOf(node: ProfileNode): string {
   return PARTS.find(([, pattern]) => pattern.test(key))?.[0] ?? "other";
 }
 
-function summarise(profile: Profile): void {
+function summarise(profile: Profile, requests: number): void {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const parts = new Map<string, number>();
   let total = 0;
@@ -61,13 +65,14 @@ function summarise(profile: Profile): void {
     if (part === "idle") idle += micros;
   });
   const busy = total - idle;
-  console.log(`CPU busy ${(busy / 1e6).toFixed(1)} s of ${(total / 1e6).toFixed(1)} s; self time by part, as a share of busy time:`);
+  console.log(`CPU busy ${(busy / 1e6).toFixed(1)} s of ${(total / 1e6).toFixed(1)} s, ${((busy / requests) / 1000).toFixed(3)} ms per request; self time by part:`);
   for (const [part, micros] of [...parts].filter(([part]) => part !== "idle").sort((a, b) => b[1] - a[1])) {
-    console.log(`  ${((100 * micros) / busy).toFixed(1).padStart(5)} %  ${part}`);
+    console.log(`  ${((100 * micros) / busy).toFixed(1).padStart(5)} %  ${(micros / requests / 1000).toFixed(3)} ms  ${part}`);
   }
 }
 
 async function main() {
+  let requests = 0;
   const profileDir = mkdtempSync(path.join(tmpdir(), "plant-store-profile-"));
   const app = await startApp({
     database: await makeTestDatabase(ENGINE),
@@ -94,8 +99,9 @@ async function main() {
             setupRequest: (each) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
           };
     // A warm-up first, so the profile is of a server that has compiled its hot paths.
-    await autocannon({ url: app.url, connections: 50, duration: 3, requests: [request] });
+    const warmUp = await autocannon({ url: app.url, connections: 50, duration: 3, requests: [request] });
     const result = await autocannon({ url: app.url, connections: 50, duration: SECONDS, requests: [request] });
+    requests = warmUp.requests.total + result.requests.total + (OPERATION === "GET" ? 500 : 0);
     console.log(`${OPERATION} on ${ENGINE}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx + result.errors} failed`);
   } finally {
     const exit = await app.kill("SIGTERM");
@@ -107,7 +113,8 @@ async function main() {
   const file = files.sort((a, b) => statSync(path.join(profileDir, b)).size - statSync(path.join(profileDir, a)).size)[0];
   if (!file) throw new Error(`no profile was written to ${profileDir}`);
   console.log(`profile: ${path.join(profileDir, file)} (open it in Chrome DevTools' Performance panel)`);
-  summarise(JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as Profile);
+  // The profile spans the whole process, start-up included; per request means over every request it served.
+  summarise(JSON.parse(readFileSync(path.join(profileDir, file), "utf8")) as Profile, requests);
 }
 
 main().catch((error: unknown) => {
