@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, Prisma } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 
 // The app's own Prisma client on a real database of the run's engine: the
@@ -32,5 +32,27 @@ it("keeps BigInt ids exact through the client", async () => {
   for (const id of [9223372036854775807n, -9223372036854775808n, 9007199254740993n]) {
     await db().plant.create({ data: { id, name: "Edge" } });
     expect((await db().plant.findUniqueOrThrow({ where: { id } })).id).toBe(id);
+  }
+});
+
+it("runs kept statements with each run's own parameters, in transactions and past the number kept", async () => {
+  // SQLite's connection keeps statements prepared (lib/db/sqlite.ts); PostgreSQL runs the same checks.
+  for (const id of [1n, 2n, 3n]) await db().$executeRaw`INSERT INTO plants (id, name, created_at) VALUES (${id}, ${`Kept ${id}`}, ${new Date()})`;
+  for (const id of [3n, 1n, 2n]) {
+    expect(await db().$queryRaw`SELECT id, name FROM plants WHERE id = ${id}`).toEqual([{ id, name: `Kept ${id}` }]);
+  }
+  await expect(
+    db().$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO plants (id, name, created_at) VALUES (${4n}, ${"Rolled back"}, ${new Date()})`;
+      throw new Error("roll back");
+    }),
+  ).rejects.toThrow("roll back");
+  expect(await db().plant.count({ where: { id: 4n } })).toBe(0);
+  // More distinct statements than are kept: the oldest make room, and all still run.
+  for (let round = 0; round < 2; round++) {
+    for (let n = 0; n < 300; n++) {
+      const [row] = await db().$queryRaw<{ n: bigint | number }[]>`SELECT ${Prisma.raw(String(n))} + ${round} AS n`;
+      expect(Number(row?.n)).toBe(n + round);
+    }
   }
 });
