@@ -35,7 +35,23 @@ export type AppServer = {
   restart(): Promise<void>;
 };
 
+// Ports this process has handed out. The OS may offer a port it just freed
+// again at once (seen here: an app's port and its metrics port came out the
+// same), so a port is handed out once per process.
+const handedOut = new Set<number>();
+
+/** A free TCP port on 127.0.0.1, never one this process was given before. */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
