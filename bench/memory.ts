@@ -10,8 +10,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
-import { createToken, freePort, startApp } from "@/test/support/app-server";
-import { makeTestDatabase } from "@/test/support/test-database";
+import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
+import { freePort } from "@/test/support/app-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 300);
@@ -39,20 +39,10 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0).padStart(4)} MB`;
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
   const metricsPort = await freePort();
-  const app = await startApp({
-    database: await makeTestDatabase(ENGINE),
-    env: { RATE_LIMIT_API: "off", METRICS_PORT: String(metricsPort) },
-    keepOutput: false,
-  });
+  const STORED = 500;
+  const { app, headers } = await startBenchApp(ENGINE, { stored: STORED, env: { METRICS_PORT: String(metricsPort) } });
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   try {
-    const token = await createToken(app.database, ["plants:write"], "1h");
-    const headers = { authorization: `Bearer ${token}` };
-    const STORED = 500;
-    for (let id = 1; id <= STORED; id++) {
-      const response = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
-      if (response.status !== 200) throw new Error(`seeding answered ${response.status}`);
-    }
     let nextId = 1_000_000n;
     let readId = 0;
     const requests: autocannon.Request[] = [
@@ -94,8 +84,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await app.stop();
-    await app.database.drop();
+    await stopBenchApp(app);
   }
 }
 

@@ -12,8 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
-import { createToken, startApp } from "@/test/support/app-server";
-import { makeTestDatabase } from "@/test/support/test-database";
+import { startBenchApp } from "@/bench/bench-app";
 
 const OPERATION = (process.env.BENCH_PROFILE ?? "POST").toUpperCase();
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -74,21 +73,12 @@ function summarise(profile: Profile, requests: number): void {
 async function main() {
   let requests = 0;
   const profileDir = mkdtempSync(path.join(tmpdir(), "plant-store-profile-"));
-  const app = await startApp({
-    database: await makeTestDatabase(ENGINE),
-    env: { RATE_LIMIT_API: "off" },
+  const { app, headers } = await startBenchApp(ENGINE, {
+    stored: OPERATION === "GET" ? 500 : 0,
     nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
-    keepOutput: false,
   });
   try {
-    const token = await createToken(app.database, ["plants:write"], "1h");
-    const headers = { authorization: `Bearer ${token}` };
     let nextId = 1_000_000n;
-    if (OPERATION === "GET") {
-      for (let id = 1; id <= 500; id++) {
-        await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
-      }
-    }
     const request: autocannon.Request =
       OPERATION === "GET"
         ? { method: "GET", path: "/plants?limit=20", headers }

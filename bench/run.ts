@@ -16,8 +16,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
-import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
-import { makeTestDatabase, storedPlants } from "@/test/support/test-database";
+import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
+import { type AppServer, freePort } from "@/test/support/app-server";
+import { storedPlants } from "@/test/support/test-database";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CEILING = path.join(ROOT, "bench/ceiling");
@@ -77,14 +78,7 @@ async function startCeiling(port: number): Promise<() => void> {
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
 async function startEngine(engine: DatabaseProvider, { observed }: { observed: boolean }): Promise<Target> {
   const env = observed ? { METRICS_PORT: String(await freePort()) } : { LOG_LEVEL: "warn", METRICS_PORT: "off" };
-  // One token drives hundreds of requests a second here: its rate limit is not what is measured.
-  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, keepOutput: false });
-  const token = await createToken(app.database, ["plants:write"], "1h");
-  const headers = { authorization: `Bearer ${token}` };
-  for (let id = 1; id <= STORED_FOR_GET; id++) {
-    const response = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: `{"id":${id},"name":"Stored fern ${id}"}` });
-    if (response.status !== 200) throw new Error(`seeding ${engine} answered ${response.status}`);
-  }
+  const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, env });
   return { name: `app on ${engine}${observed ? "" : ", unobserved"}`, url: app.url, headers, app };
 }
 
@@ -150,10 +144,7 @@ async function main() {
     }
   } finally {
     stopCeiling();
-    await Promise.all(apps.map(async (app) => {
-      await app.app!.stop();
-      await app.app!.database.drop();
-    }));
+    await Promise.all(apps.map((app) => stopBenchApp(app.app!)));
   }
 }
 
