@@ -56,15 +56,13 @@ function keepStatementsPrepared(connection: Database.Database): void {
     kept.set(sql, statement);
     return statement;
   };
-  // A statement's result columns are fixed once it is prepared (the schema changes only before the app serves).
-  const columnsOf = new WeakMap<Database.Statement<unknown[]>, Database.ColumnDefinition[]>();
   connection.prepare = ((sql: string) => {
     const statement = statementFor(sql);
-    const columns = () => columnsOf.get(statement) ?? columnsOf.set(statement, statement.columns()).get(statement)!;
     const run = (args: unknown[]) => ({
       reader: statement.reader,
       run: () => statement.run(...args),
-      columns,
+      // Asked afresh each time: SQLite re-prepares a kept statement after a migration, and its column types may change.
+      columns: () => statement.columns(),
       raw: () => ({ all: () => statement.raw(true).all(...args) }),
     });
     return { reader: statement.reader, bind: (...args: unknown[]) => run(args.length === 1 && Array.isArray(args[0]) ? args[0] : args), run: (...args: unknown[]) => statement.run(...args) };
