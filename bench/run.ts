@@ -3,12 +3,18 @@
 // /plants?limit=20 (500 plants stored), on SQLite and on PostgreSQL, each
 // against a Next.js route handler built with the project's Next that answers a
 // constant. 50 connections, a warm-up, then alternating rounds. Prints each
-// round and the median ratio to the ceiling; exits 1 if any request failed.
+// round (throughput, p50, p99, and the server's CPU time per request) and the
+// median ratios to the ceiling; exits 1 if any request failed.
 // The apps run as in production: request log at info (written to a pipe the
 // bench drains) and the metrics listener on. After each round it prints each
 // app's resident memory.
 //   BENCH_SECONDS        length of a round per target (default 5)
 //   BENCH_DATABASES      engines to measure, comma-separated (default sqlite,postgresql)
+//   BENCH_OPERATIONS     operations to measure, comma-separated (default POST,GET)
+//   BENCH_ROUNDS         alternating rounds (default 3)
+//   BENCH_WEBHOOKS       "compare" adds, per engine, an app with a webhook endpoint
+//                        for plant.created (a receiver in this process that
+//                        verifies each delivery and answers 204), to price them
 //   BENCH_OBSERVABILITY  "compare" adds, per engine, an app with neither request
 //                        log (LOG_LEVEL=warn) nor metrics listener, to price them
 import { execFileSync, spawn } from "node:child_process";
@@ -19,6 +25,8 @@ import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
 import { type AppServer, freePort } from "@/test/support/app-server";
 import { storedPlants } from "@/test/support/test-database";
+import { addWebhookEndpoint } from "@/test/support/webhook-endpoints";
+import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CEILING = path.join(ROOT, "bench/ceiling");
@@ -26,16 +34,26 @@ const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORED_FOR_GET = 500;
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") as DatabaseProvider[];
+const OPERATIONS = (process.env.BENCH_OPERATIONS ?? "POST,GET").toUpperCase().split(",") as Operation[];
 const COMPARE_OBSERVABILITY = process.env.BENCH_OBSERVABILITY === "compare";
+const COMPARE_WEBHOOKS = process.env.BENCH_WEBHOOKS === "compare";
 
 type Operation = "POST" | "GET";
-type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number };
-type Target = { name: string; url: string; headers: Record<string, string>; app?: AppServer };
+type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest: number };
+type Target = { name: string; url: string; headers: Record<string, string>; app?: AppServer; pid: () => number | undefined; receiver?: WebhookReceiver };
 
 let nextId = 1_000_000n;
+
+/** CPU time a process has used, in ms (Linux: user + system, from /proc). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in clock ticks (100 a second).
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 async function load(target: Target, operation: Operation, seconds: number): Promise<Result> {
   const request =
@@ -47,8 +65,10 @@ async function load(target: Target, operation: Operation, seconds: number): Prom
           setupRequest: (each: autocannon.Request) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
         }
       : { method: "GET" as const, path: "/plants?limit=20", headers: target.headers };
+  const cpuBefore = cpuMs(target.pid());
   const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   return {
+    cpuMsPerRequest: (cpuMs(target.pid()) - cpuBefore) / result.requests.total,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -58,7 +78,7 @@ async function load(target: Target, operation: Operation, seconds: number): Prom
   };
 }
 
-async function startCeiling(port: number): Promise<() => void> {
+async function startCeiling(port: number): Promise<{ stop: () => void; pid: number | undefined }> {
   const child = spawn(process.execPath, [NEXT_BIN, "start", CEILING, "-H", "127.0.0.1", "-p", String(port)], {
     stdio: "ignore",
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
@@ -66,7 +86,7 @@ async function startCeiling(port: number): Promise<() => void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     try {
       await fetch(`http://127.0.0.1:${port}/plants`, { method: "POST" });
-      return () => child.kill();
+      return { stop: () => child.kill(), pid: child.pid };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -76,10 +96,31 @@ async function startCeiling(port: number): Promise<() => void> {
 }
 
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
-async function startEngine(engine: DatabaseProvider, { observed }: { observed: boolean }): Promise<Target> {
+async function startEngine(engine: DatabaseProvider, { observed, webhooks = false }: { observed: boolean; webhooks?: boolean }): Promise<Target> {
   const env = observed ? { METRICS_PORT: String(await freePort()) } : { LOG_LEVEL: "warn", METRICS_PORT: "off" };
-  const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, env });
-  return { name: `app on ${engine}${observed ? "" : ", unobserved"}`, url: app.url, headers, app };
+  const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, env: { ...env, ...(webhooks && { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }) } });
+  const name = `app on ${engine}${observed ? "" : ", unobserved"}${webhooks ? ", webhooks" : ""}`;
+  if (!webhooks) return { name, url: app.url, headers, app, pid: () => app.pid() };
+  const receiver = await startWebhookReceiver();
+  receiver.script(() => ({ status: 204 }));
+  receiver.secrets = [(await addWebhookEndpoint(app.database, { url: receiver.url, events: ["plant.created"] })).secret];
+  return { name, url: app.url, headers, app, pid: () => app.pid(), receiver };
+}
+
+/**
+ * Waits until an app with a webhook endpoint has sent every pending delivery,
+ * so that its backlog does not load the machine during the next target's
+ * round; answers how long that took (undefined for an app without one).
+ */
+async function drainWebhooks(target: Target): Promise<number | undefined> {
+  if (!target.receiver || !target.app) return undefined;
+  const started = Date.now();
+  for (;;) {
+    const [row] = await target.app.database.query<{ pending: unknown }>("SELECT count(*) AS pending FROM webhook_deliveries WHERE status = 'pending'");
+    if (Number(row?.pending) === 0) return Date.now() - started;
+    if (Date.now() - started > 300_000) throw new Error(`${target.name}: webhook deliveries still pending after 5 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A process's resident memory now and at its peak, in MB (Linux). */
@@ -91,7 +132,7 @@ function residentMemory(pid: number | undefined): string {
 }
 
 function show(name: string, result: Result): string {
-  return `${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
+  return `${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -102,26 +143,33 @@ async function main() {
   execFileSync(process.execPath, [NEXT_BIN, "build", CEILING], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
 
   const ceilingPort = await freePort();
-  const stopCeiling = await startCeiling(ceilingPort);
-  const ceiling: Target = { name: "ceiling (constant)", url: `http://127.0.0.1:${ceilingPort}`, headers: {} };
+  const { stop: stopCeiling, pid: ceilingPid } = await startCeiling(ceilingPort);
+  const ceiling: Target = { name: "ceiling (constant)", url: `http://127.0.0.1:${ceilingPort}`, headers: {}, pid: () => ceilingPid };
   const apps: Target[] = [];
   let failures = 0;
   try {
     for (const engine of ENGINES) {
       apps.push(await startEngine(engine, { observed: true }));
       if (COMPARE_OBSERVABILITY) apps.push(await startEngine(engine, { observed: false }));
+      if (COMPARE_WEBHOOKS) apps.push(await startEngine(engine, { observed: true, webhooks: true }));
     }
     const targets = [ceiling, ...apps];
     console.log(`warming up for ${WARMUP_SECONDS} s each, then ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections ...`);
-    for (const operation of ["POST", "GET"] as const) for (const target of targets) await load(target, operation, WARMUP_SECONDS);
+    for (const operation of OPERATIONS) {
+      for (const target of targets) {
+        await load(target, operation, WARMUP_SECONDS);
+        await drainWebhooks(target);
+      }
+    }
 
     // This machine's speed drifts from minute to minute; alternating short
     // rounds lets every target meet the same drift, and the median ratio of
     // the rounds is the figure to quote.
-    const ratios = new Map<string, number[]>();
+    // Per app and operation, each round's throughput, CPU cost and p99 against the ceiling's.
+    const ratios = new Map<string, { throughput: number; cpu: number; p99: number }[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round}`);
-      for (const operation of ["POST", "GET"] as const) {
+      for (const operation of OPERATIONS) {
         const limit = await load(ceiling, operation, SECONDS);
         console.log(`  ${operation.padEnd(4)} ${show(ceiling.name, limit)}`);
         for (const app of apps) {
@@ -129,15 +177,32 @@ async function main() {
           const result = await load(app, operation, SECONDS);
           failures += result.non2xx + result.errors;
           const key = `${operation} ${app.name}`;
-          ratios.set(key, [...(ratios.get(key) ?? []), result.requestsPerSecond / limit.requestsPerSecond]);
+          const ratio = {
+            throughput: result.requestsPerSecond / limit.requestsPerSecond,
+            cpu: limit.cpuMsPerRequest / result.cpuMsPerRequest,
+            p99: result.p99 / Math.max(limit.p99, 1),
+          };
+          ratios.set(key, [...(ratios.get(key) ?? []), ratio]);
           const written = operation === "POST" ? `, ${(await storedPlants(app.app!.database)).length - before} rows written` : "";
-          console.log(`  ${operation.padEnd(4)} ${show(app.name, result)}   ratio ${ratios.get(key)!.at(-1)!.toFixed(2)}, p99 ${(result.p99 / Math.max(limit.p99, 1)).toFixed(2)}x${written}`);
+          const drainedMs = await drainWebhooks(app);
+          const drained = drainedMs === undefined ? "" : `, webhook backlog sent ${(drainedMs / 1000).toFixed(1)} s after the round`;
+          console.log(`  ${operation.padEnd(4)} ${show(app.name, result)}   ratio ${ratio.throughput.toFixed(2)} (CPU ${ratio.cpu.toFixed(2)}), p99 ${ratio.p99.toFixed(2)}x${written}${drained}`);
         }
       }
       for (const app of apps) console.log(`  memory of ${app.name}: ${residentMemory(app.app!.pid())}`);
     }
-    console.log(`\nmedian ratio to the ceiling over ${ROUNDS} rounds:`);
-    for (const [key, values] of ratios) console.log(`  ${key.padEnd(36)} ${median(values).toFixed(2)}`);
+    // Throughput is the goal's measure; CPU per request is the steadier one on a
+    // busy two-core machine, where the load generator shares the cores.
+    console.log(`\nmedian over ${ROUNDS} rounds, against the ceiling: throughput ratio, CPU-per-request ratio, p99 multiple`);
+    for (const [key, values] of ratios) {
+      const of = (pick: (ratio: { throughput: number; cpu: number; p99: number }) => number) => median(values.map(pick)).toFixed(2);
+      console.log(`  ${key.padEnd(36)} ${of((each) => each.throughput)}   CPU ${of((each) => each.cpu)}   p99 ${of((each) => each.p99)}x`);
+    }
+    for (const app of apps.filter((each) => each.receiver)) {
+      const unverified = app.receiver!.unverified().length;
+      console.log(`  ${app.name}: ${app.receiver!.acknowledged().size} events delivered so far, ${unverified} failed to verify`);
+      failures += unverified;
+    }
     if (failures > 0) {
       console.error(`${failures} requests failed`);
       process.exitCode = 1;
@@ -145,6 +210,7 @@ async function main() {
   } finally {
     stopCeiling();
     await Promise.all(apps.map((app) => stopBenchApp(app.app!)));
+    await Promise.all(apps.map((app) => app.receiver?.close()));
   }
 }
 

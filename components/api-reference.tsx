@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import type { SwaggerUIPlugin } from "swagger-ui-dist/swagger-ui-es-bundle.js";
 import "swagger-ui-dist/swagger-ui.css";
+import { exactIntegersPlugin } from "@/components/exact-integers-plugin";
 import "./api-reference.css";
 
 /**
@@ -11,6 +12,9 @@ import "./api-reference.css";
  * swagger-ui-react, bundled by Turbopack, fails on OpenAPI 3.1 documents
  * ("refract is not a function", swagger-api/swagger-ui#10599, vercel/next.js#86507).
  * Nothing is loaded from a CDN.
+ *
+ * Swagger UI reads numbers as JavaScript does, so int64 bounds would show
+ * rounded; exactIntegersPlugin shows them as the document has them.
  *
  * It is mounted inside the page's one <main> (app/docs/page.tsx), so it must not
  * bring landmarks or skip heading levels of its own: see referenceLayout and
@@ -23,7 +27,11 @@ export function ApiReference({ documentUrl }: { documentUrl: string }) {
   useEffect(() => {
     let cancelled = false;
     const root = container.current;
-    const observer = new MutationObserver(() => root && nameResponseRegions(root));
+    const observer = new MutationObserver(() => {
+      if (!root) return;
+      nameResponseRegions(root);
+      focusableCodeBlocks(root);
+    });
     if (root) observer.observe(root, { childList: true, subtree: true });
     // Loaded on demand: the bundle is large and touches window as it loads.
     void import("swagger-ui-dist/swagger-ui-es-bundle.js").then(({ default: SwaggerUI }) => {
@@ -36,7 +44,8 @@ export function ApiReference({ documentUrl }: { documentUrl: string }) {
         defaultModelsExpandDepth: 2,
         // The default theme, agate, colours JSON strings #d36363 on #333 (3.5:1); monokai's all reach 4.5:1 (measured with axe).
         syntaxHighlight: { activated: true, theme: "monokai" },
-        plugins: [referenceLayout],
+        // Ids are int64: the bounds shown exactly, not as JavaScript prints the doubles they become.
+        plugins: [referenceLayout, exactIntegersPlugin],
         layout: "ReferenceLayout",
       });
     });
@@ -72,9 +81,42 @@ type Selectors = {
   isOAS32?(): boolean;
 };
 type LayoutProps = { getComponent: (name: string, container?: boolean) => unknown; specSelectors: Selectors };
+type Webhook = { method: string; operation: unknown; specPath: unknown };
+type WebhooksProps = LayoutProps & { specSelectors: { selectWebhooksOperations?(): Record<string, Webhook[]> | null } };
 
-const referenceLayout: SwaggerUIPlugin = ({ React }) => {
+const referenceLayout: SwaggerUIPlugin = ({ React, Im }) => {
   const h = React.createElement;
+
+  // Swagger UI's own Webhooks puts each event's operation right under its <h2>,
+  // so the <h4>s of an opened one (and of the schemas after it) skip a level
+  // (axe: heading-order). The same, with an <h3> over the events, as a tag
+  // section has over its operations.
+  function ReferenceWebhooks({ getComponent, specSelectors }: WebhooksProps) {
+    const byName = specSelectors.selectWebhooksOperations?.();
+    const names = Object.keys(byName ?? {});
+    if (!byName || names.length === 0) return null;
+    const Operation = getComponent("OperationContainer", true);
+    return h(
+      "div",
+      { className: "webhooks" },
+      h("h2", { className: "reference-heading wrapper" }, "Webhooks"),
+      h("h3", { className: "opblock-tag no-desc" }, "Events sent to webhook endpoints"),
+      names.flatMap((name) =>
+        (byName[name] ?? []).map((webhook) =>
+          h(Operation, {
+            key: `${name}-${webhook.method}`,
+            op: webhook.operation,
+            tag: "webhooks",
+            method: webhook.method,
+            path: name,
+            specPath: Im.List(webhook.specPath),
+            allowTryItOut: false,
+          }),
+        ),
+      ),
+    );
+  }
+
   function ReferenceLayout({ getComponent, specSelectors: spec }: LayoutProps) {
     const loading = spec.loadingStatus();
     if (!spec.specStr() || loading === "loading" || loading === "failed" || loading === "failedConfig") {
@@ -122,7 +164,7 @@ const referenceLayout: SwaggerUIPlugin = ({ React }) => {
           h("h2", { className: "reference-heading wrapper" }, "Operations"),
           h(Row, null, h(Col, { mobile: 12, desktop: 12 }, h(getComponent("operations", true)))),
           spec.isOAS31() || spec.isOAS32?.()
-            ? h(Row, { className: "webhooks-container" }, h(Col, { mobile: 12, desktop: 12 }, h(getComponent("Webhooks", true))))
+            ? h(Row, { className: "webhooks-container" }, h(Col, { mobile: 12, desktop: 12 }, h(getComponent("ReferenceWebhooks", true))))
             : null,
           h(Row, null, h(Col, { mobile: 12, desktop: 12 }, h(getComponent("Models", true)))),
         ),
@@ -135,7 +177,7 @@ const referenceLayout: SwaggerUIPlugin = ({ React }) => {
     TextArea: (TextArea: unknown) => (props: { className?: string }) =>
       h(TextArea, props.className?.split(" ").includes("body-param__text") ? { "aria-label": "Request body", ...props } : props),
   };
-  return { components: { ReferenceLayout }, wrapComponents };
+  return { components: { ReferenceLayout, ReferenceWebhooks }, wrapComponents };
 };
 
 // Each open operation's responses table is a role="region" with no name, so
@@ -151,4 +193,12 @@ function nameResponseRegions(root: HTMLElement) {
     const path = operation?.querySelector(".opblock-summary-path")?.textContent;
     if (method && path) table.setAttribute("aria-label", `${method} ${path} responses`);
   }
+}
+
+// An example too long for its box scrolls inside it (Swagger UI caps its
+// height), and a region that scrolls must be reachable by keyboard (axe:
+// scrollable-region-focusable; WCAG 2.1.1). Swagger UI offers no option for
+// its <pre>'s attributes, so each gets tabindex as it appears.
+function focusableCodeBlocks(root: HTMLElement) {
+  for (const block of root.querySelectorAll<HTMLElement>(".highlight-code > pre:not([tabindex])")) block.tabIndex = 0;
 }

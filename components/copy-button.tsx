@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 
-export function CopyButton({ text }: { text: string }) {
+/** Copies `text`; `what` names it in the message shown when the browser will not. */
+export function CopyButton({ text, what = "token" }: { text: string; what?: string }) {
   const [result, setResult] = useState("");
   async function copy() {
     try {
@@ -10,7 +11,7 @@ export function CopyButton({ text }: { text: string }) {
       setResult("Copied.");
     } catch {
       // The clipboard needs a secure context (HTTPS or localhost) and permission.
-      setResult("Could not copy: select the token and copy it by hand.");
+      setResult(`Could not copy: select the ${what} and copy it by hand.`);
     }
   }
   return (

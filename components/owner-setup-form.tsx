@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { setUpOwner } from "@/app/setup/actions";
 import { PASSWORD_MIN, ownerSetupSchema, type OwnerSetupValues } from "@/lib/validations/user";
@@ -14,7 +15,7 @@ export function OwnerSetupForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<OwnerSetupValues>({ resolver: zodResolver(ownerSetupSchema), mode: "onTouched", defaultValues: { email: "", name: "", password: "" } });
+  } = useForm<OwnerSetupValues>({ resolver: withSentences(zodResolver(ownerSetupSchema), { email: "Email", name: "Name", password: "Password" }), mode: "onTouched", defaultValues: { email: "", name: "", password: "" } });
 
   async function onSubmit(values: OwnerSetupValues) {
     // Sends the raw input: the server action parses it with the same schema.

@@ -1,61 +1,154 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type FieldErrors, useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import { submitPlant } from "@/lib/client/plant-submission";
-import { INT64_MAX, INT64_MIN, type NewPlant, PLANT_NAME_MAX, PLANT_TAG_MAX, plantFormSchema, type PlantFormValues } from "@/lib/validations/plant";
+import { nextPlantId } from "@/lib/client/next-plant-id";
+import { type SaveOutcome, savePlant } from "@/lib/client/offline/save-plant";
+import { INT64_MAX, INT64_MIN, type NewPlant, PLANT_NAME_MAX, PLANT_TAG_MAX, type PlantField, plantFormSchema, type PlantFormValues } from "@/lib/validations/plant";
+import type { WaitingPlant } from "@/lib/validations/waiting-plant";
 
-const EMPTY: PlantFormValues = { id: "", name: "", tag: "" };
+export type SavedOutcome = Exclude<SaveOutcome, { kind: "refused" }>;
 
-/** Adds a plant through POST /plants; the API's own schema decides what is valid, here and on the server. */
-export function PlantForm() {
+/** What the form's sentences call each field: "Id is required." for the schema's "id is required". */
+export const PLANT_FIELD_LABELS: FieldLabels<PlantFormValues> = { id: "Id", name: "Name", tag: "Tag" };
+
+type PlantFormProps = {
+  /** The id to offer: prefilled while the person has not typed one of their own. */
+  nextId: string;
+  /** A waiting plant the app refused, to be fixed and sent again; its refusal shows on the fields. */
+  editing?: WaitingPlant;
+  /** Focus a field as soon as the form is shown (a form shown for editing, or again after it). */
+  focusOnMount?: boolean;
+  /** What the form tells about the last plant (components/plant-entry.tsx keeps it across forms). */
+  status: ReactNode;
+  onSaved(outcome: SavedOutcome): void;
+  onSubmitting(): void;
+  onCancelEditing(): void;
+};
+
+/**
+ * Adds a plant through POST /plants, or keeps it in the browser when it
+ * cannot be sent now; the API's own schema decides what is valid, here and
+ * on the server. Its messages read as sentences: the schema's own words
+ * (components/sentence-resolver.ts), the server's refusals too.
+ */
+export function PlantForm({ nextId, editing, focusOnMount = false, status, onSaved, onSubmitting, onCancelEditing }: PlantFormProps) {
+  const refusal = useMemo(() => editing?.problem && refusalErrors(editing.problem), [editing]);
   const {
     register,
     handleSubmit,
     setError,
     setFocus,
     reset,
-    formState: { errors, isSubmitting },
+    resetField,
+    formState: { errors, isSubmitting, dirtyFields },
   } = useForm<PlantFormValues, unknown, NewPlant>({
-    resolver: zodResolver(plantFormSchema),
+    resolver: withSentences(zodResolver(plantFormSchema), PLANT_FIELD_LABELS),
     // Errors appear while typing, not only after a failed submit.
     mode: "onChange",
-    defaultValues: EMPTY,
+    defaultValues: editing ? { id: editing.plant.id, name: editing.plant.name, tag: editing.plant.tag ?? "" } : { id: nextId, name: "", tag: "" },
+    // A refused waiting plant shows why, on its fields, from the start.
+    ...(refusal && { errors: refusal }),
   });
-  const [confirmation, setConfirmation] = useState("");
+
+  // While the person has not typed an id of their own, the field follows the
+  // offered one: it moves on when waiting plants turn up with larger ids
+  // (reading them takes a moment). A form for editing holds the waiting plant.
+  const idTyped = dirtyFields.id === true;
+  useEffect(() => {
+    if (!editing && !idTyped) resetField("id", { defaultValue: nextId });
+  }, [editing, idTyped, nextId, resetField]);
+
+  // reset() empties react-hook-form's register of fields until the next
+  // render registers them again, so a setFocus() right after it finds no
+  // field and does nothing: focus stayed on Tag (Enter pressed there) or was
+  // lost (the clicked button, disabled while saving). Focus is asked for
+  // here instead, once the render after the reset has registered the fields.
+  const [focusRequest, setFocusRequest] = useState<{ field: PlantField; select: boolean } | undefined>(() =>
+    focusOnMount ? { field: editing?.problem?.fieldErrors[0]?.field ?? "id", select: !editing } : undefined,
+  );
+  useEffect(() => {
+    if (focusRequest) setFocus(focusRequest.field, { shouldSelect: focusRequest.select });
+  }, [focusRequest, setFocus]);
 
   async function onSubmit(plant: NewPlant) {
-    setConfirmation("");
-    const result = await submitPlant(plant);
-    if (result.ok) {
-      const { id, name, tag } = result.plant;
-      setConfirmation(`Saved ${name}${tag ? ` (${tag})` : ""} with id ${id.toString()}.`);
-      reset(EMPTY);
-      setFocus("id");
+    onSubmitting();
+    const outcome = await savePlant(plant, editing?.seq);
+    if (outcome.kind !== "refused") {
+      onSaved(outcome);
+      // Ready for the next plant, its id offered and selected, so that typing replaces it. (Editing ends
+      // instead: the entry shows a new form.)
+      if (!editing) {
+        reset({ id: nextPlantId(nextId, [plant.id]), name: "", tag: "" });
+        setFocusRequest({ field: "id", select: true });
+      }
       return;
     }
-    result.fieldErrors.forEach(({ field, message }, index) => setError(field, { type: "server", message }, { shouldFocus: index === 0 }));
-    if (result.formError) setError("root.server", { type: "server", message: result.formError });
+    const { fieldErrors, formError } = outcome.refusal;
+    fieldErrors.forEach(({ field, message }, index) =>
+      setError(field, { type: "server", message: fieldSentence(message, field, PLANT_FIELD_LABELS) }, { shouldFocus: index === 0 }),
+    );
+    if (formError) setError("root.server", { type: "server", message: fieldSentence(formError, null, PLANT_FIELD_LABELS) });
   }
 
   const formError = errors.root?.server?.message;
+  // Nothing typed while a plant is being saved would survive the form's reset for the next one:
+  // the fields wait (read-only, so focus stays where it is) until the save is done.
+  const busy = isSubmitting;
 
   return (
-    <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status">
-      <InputField id="plant-id" label="Id" hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.`} error={errors.id?.message} registration={register("id")} type="text" autoComplete="off" spellCheck={false} required />
-      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" required />
-      <InputField id="plant-tag" label="Tag (optional)" hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`} error={errors.tag?.message} registration={register("tag")} type="text" autoComplete="off" />
+    <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
+      {editing && (
+        <div className="editing-notice">
+          <p>
+            Changing a waiting plant the app refused. Fix it and send it again, or keep it waiting as it is.
+          </p>
+          <button type="button" className="secondary" onClick={onCancelEditing}>
+            Stop changing it
+          </button>
+        </div>
+      )}
+      <InputField
+        id="plant-id"
+        label="Id"
+        hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.${editing ? "" : " The next free one is filled in; type another if you like."}`}
+        error={errors.id?.message}
+        registration={register("id")}
+        type="text"
+        autoComplete="off"
+        spellCheck={false}
+        readOnly={busy}
+        required
+      />
+      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" readOnly={busy} required />
+      <InputField
+        id="plant-tag"
+        label="Tag (optional)"
+        hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`}
+        error={errors.tag?.message}
+        registration={register("tag")}
+        type="text"
+        autoComplete="off"
+        readOnly={busy}
+      />
       <FormError message={formError} />
-      <p id="plant-form-status" className="confirmation" role="status">
-        {confirmation}
-      </p>
-      <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
-        Add plant
+      {status}
+      <SubmitButton pending={isSubmitting} pendingLabel={editing ? "Sending…" : "Saving…"}>
+        {editing ? "Send again" : "Add plant"}
       </SubmitButton>
     </form>
   );
+}
+
+/** Why the app refused a waiting plant, as the form's errors. */
+function refusalErrors({ fieldErrors, formError }: NonNullable<WaitingPlant["problem"]>): FieldErrors<PlantFormValues> {
+  return {
+    ...Object.fromEntries(fieldErrors.map(({ field, message }) => [field, { type: "server", message: fieldSentence(message, field, PLANT_FIELD_LABELS) }])),
+    ...(formError !== undefined && { root: { server: { type: "server", message: fieldSentence(formError, null, PLANT_FIELD_LABELS) } } }),
+  };
 }

@@ -5,6 +5,7 @@ import { signIn } from "next-auth/react";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { SIGN_IN_RATE_LIMITED, signInSchema, type SignInValues } from "@/lib/validations/user";
 
@@ -14,7 +15,7 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: "", password: "" } });
+  } = useForm<SignInValues>({ resolver: withSentences(zodResolver(signInSchema), { email: "Email", password: "Password" }), defaultValues: { email: "", password: "" } });
 
   async function onSubmit(values: SignInValues) {
     const result = await signIn("credentials", { ...values, redirect: false });

@@ -13,11 +13,16 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     /** The name of the component (from a plugin, or "BaseLayout") that lays out the page. */
     layout?: string;
   };
-  /** Called with Swagger UI's system, which carries the React copy it renders with. */
-  export type SwaggerUIPlugin = (system: { React: SwaggerUIReact }) => {
+  /** Called with Swagger UI's system, which carries the React and Immutable.js copies it renders with. */
+  export type SwaggerUIPlugin = (system: { React: SwaggerUIReact; Im: { List(values: unknown): unknown } }) => {
     components?: Record<string, unknown>;
-    /** Each wrapper is given the original component and returns the one to render in its place. */
-    wrapComponents?: Record<string, (Original: unknown) => unknown>;
+    /** Each wrapper is given the original component and the system, and returns the component to render in its place. */
+    wrapComponents?: Record<string, (Original: unknown, system: SwaggerUISystem) => unknown>;
+  };
+  /** The parts of the running system a wrapper reads. */
+  export type SwaggerUISystem = {
+    /** specStr: the document's text exactly as it was loaded. */
+    specSelectors: { specStr(): string };
   };
   /** The parts of Swagger UI's own bundled React a plugin needs (not the app's React). */
   export type SwaggerUIReact = {

@@ -4,9 +4,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { createToken } from "@/app/(staff)/tokens/actions";
-import { CopyButton } from "@/components/copy-button";
 import { FormError } from "@/components/form-error";
 import { FormField, InputField } from "@/components/form-field";
+import { SecretOnce } from "@/components/secret-once";
+import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { type NewApiTokenValues, newApiTokenSchema, TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token";
 
@@ -14,7 +15,14 @@ const LIFETIMES = Object.entries(TOKEN_LIFETIMES) as [TokenLifetime, { label: st
 
 const DEFAULTS: NewApiTokenValues = { label: "", scopes: ["plants:read"], expires: "30d" };
 
-/** Creates an API token; the form checks its fields with the same schema as the server action. */
+/** How the messages name each field (the form's labels). */
+const LABELS: FieldLabels<NewApiTokenValues> = { label: "Label", scopes: "Scopes", expires: "Expiry" };
+
+/**
+ * Creates an API token; the form checks its fields with the same schema as the
+ * server action, and says what is wrong in sentences. The new token is shown
+ * once, and takes focus (SecretOnce).
+ */
 export function TokenCreateForm() {
   const {
     register,
@@ -22,7 +30,7 @@ export function TokenCreateForm() {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewApiTokenValues>({ resolver: zodResolver(newApiTokenSchema), defaultValues: DEFAULTS });
+  } = useForm<NewApiTokenValues>({ resolver: withSentences(zodResolver(newApiTokenSchema), LABELS), defaultValues: DEFAULTS });
   const [created, setCreated] = useState<{ token: string; label: string }>();
 
   async function onSubmit(values: NewApiTokenValues) {
@@ -34,7 +42,9 @@ export function TokenCreateForm() {
       reset(DEFAULTS);
       return;
     }
-    for (const { field, message } of result.errors) setError(field ?? "root.server", { type: "server", message });
+    result.errors.forEach(({ field, message }, index) =>
+      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
+    );
   }
 
   return (
@@ -71,16 +81,11 @@ export function TokenCreateForm() {
       </form>
       <div role="status" className="new-token-status">
         {created && (
-          <div className="new-token">
+          <SecretOnce id="new-token-value" label="New API token" secret={created.token} what="token">
             <p>
               <strong>Copy the token “{created.label}” now:</strong> it is shown only this once.
             </p>
-            <label htmlFor="new-token-value">New API token</label>
-            <div className="token-row">
-              <input id="new-token-value" type="text" readOnly value={created.token} spellCheck={false} onFocus={(event) => event.currentTarget.select()} />
-              <CopyButton text={created.token} />
-            </div>
-          </div>
+          </SecretOnce>
         )}
       </div>
     </>

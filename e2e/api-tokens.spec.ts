@@ -16,6 +16,9 @@ async function createToken(page: Page, label: string, scopes: ("plants:read" | "
 
 test("a token made in the UI creates a plant through the API until it is revoked", async ({ page, request, context }) => {
   const token = await createToken(page, "till sync", ["plants:write"]);
+  // After the save, focus is on the new token, selected, ready to copy (issue 11).
+  await expect(page.getByLabel("New API token")).toBeFocused();
+  expect(await page.getByLabel("New API token").evaluate((input: HTMLInputElement) => input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0))).toBe(token);
   await expect(page.getByText("it is shown only this once")).toBeVisible();
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByRole("button", { name: "Copy" }).click();
@@ -47,9 +50,11 @@ test("the token form explains what is missing", async ({ page }) => {
   await page.getByRole("checkbox", { name: "plants:read" }).uncheck();
   await page.getByLabel("Label").fill("  ");
   await page.getByRole("button", { name: "Create token" }).click();
-  await expect(page.getByText("label is required")).toBeVisible();
-  await expect(page.getByText("choose at least one scope")).toBeVisible();
+  // In sentences, from the schema the server action parses with (issue 11).
+  await expect(page.locator("#token-label-error")).toHaveText("Label is required.");
+  await expect(page.locator("#token-scopes-error")).toHaveText("Choose at least one scope.");
   await expect(page.getByLabel("Label")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Label")).toBeFocused();
   await expectNoAxeViolations(page);
 });
 

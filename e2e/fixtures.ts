@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { runCli } from "../test/support/cli";
 import type { E2eDatabase } from "../test/support/e2e-databases";
+import { queryDatabaseAt } from "../test/support/test-database";
 
 // Shared by the specs: the database of the app under test (one per engine,
 // from the project's options), the owner made by the setup project, and the
@@ -13,6 +14,8 @@ type Fixtures = {
   ownerState: string;
   /** Makes an account with the operator's CLI against this app's database, password on stdin. */
   createUserWithCli: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<void>;
+  /** Runs SQL on this app's database ($1, $2... placeholders), to set up what no page can (an endpoint the app disabled, say). */
+  sql: (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 };
 
 export const test = base.extend<Fixtures, { database: E2eDatabase }>({
@@ -34,6 +37,7 @@ export const test = base.extend<Fixtures, { database: E2eDatabase }>({
       const run = await runCli("user", args, { database, stdin: `${user.password}\n` });
       expect(run, "user CLI").toMatchObject({ code: 0 });
     }),
+  sql: async ({ database }, provide) => provide((statement, params) => queryDatabaseAt(database.provider, database.env.DATABASE_URL!, statement, params)),
 });
 
 export { expect };

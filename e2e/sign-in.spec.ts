@@ -17,7 +17,8 @@ test("a signed-out visitor is sent to sign-in and back to the page they asked fo
 test("a wrong password is refused with an announced error", async ({ page }) => {
   await page.goto("/sign-in");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText("email is required")).toBeVisible();
+  await expect(page.locator("#sign-in-email-error")).toHaveText("Email is required.");
+  await expect(page.locator("#sign-in-password-error")).toHaveText("Password is required.");
   await signIn(page, OWNER.email, "not the password at all");
   await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("That email and password do not match an account.");
   await expectNoAxeViolations(page);

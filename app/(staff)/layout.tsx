@@ -1,45 +1,24 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { SignOutButton } from "@/components/sign-out-button";
+import { SiteHeader } from "@/components/site-header";
+import { WebhookNotice } from "@/components/webhook-notice";
 import { currentStaff } from "@/lib/auth/require-staff";
+import { listEndpointsDisabledByApp } from "@/lib/webhooks/disabled-reason";
 
-// The frame of every staff page. It only shows who is signed in: each page
-// checks the session itself, since a layout is not re-run on every navigation.
+// The frame of every staff page. It only shows who is signed in, and to
+// owners what only they manage: each page checks the session itself, since a
+// layout is not re-run on every navigation.
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   const user = await currentStaff();
+  const isOwner = user?.role === "owner";
+  // Owners are told, wherever they are, of endpoints the app stopped sending to by itself.
+  const disabledByApp = isOwner ? await listEndpointsDisabledByApp() : [];
   return (
     <>
-      <header className="site-header">
-        <Link href="/" className="brand">
-          Plant Store
-        </Link>
-        <nav aria-label="Main">
-          <ul>
-            <li>
-              <Link href="/">Plants</Link>
-            </li>
-            <li>
-              <Link href="/plants/new">Add a plant</Link>
-            </li>
-            <li>
-              <Link href="/tokens">API tokens</Link>
-            </li>
-            <li>
-              {/* Served by the API's own docs page; a plain link, not a client-side route. */}
-              <a href="/docs">API docs</a>
-            </li>
-          </ul>
-        </nav>
-        {user && (
-          <p className="who">
-            <span>
-              {user.name} ({user.role})
-            </span>{" "}
-            <SignOutButton />
-          </p>
-        )}
-      </header>
-      <main id="main">{children}</main>
+      <SiteHeader user={user} />
+      <main id="main">
+        <WebhookNotice endpoints={disabledByApp} />
+        {children}
+      </main>
     </>
   );
 }

@@ -1,24 +1,25 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ApiReference } from "@/components/api-reference";
+import { SiteHeader } from "@/components/site-header";
+import { signInPath } from "@/lib/auth/callback-url";
+import { currentStaff } from "@/lib/auth/require-staff";
 
 export const metadata: Metadata = {
   title: "Plant Store API reference",
   description: "The Plant Store API, rendered from its OpenAPI document at /openapi.json.",
 };
 
-// Public: the reference describes the API and holds no data. Landmarks as on
-// the other pages: a header, then the one top-level <main id="main"> that the
-// root layout's skip link points at; the reference (whose own title is the
-// page's h1) adds none of its own.
-export default function ApiDocsPage() {
+// Public: the reference describes the API and holds no data. Staff signed in
+// get the app's whole header (it is one of their pages too); a visitor gets
+// the same header without the staff pages, and a way to sign in that leads
+// back here. Landmarks as on the other pages: a header, then the one
+// top-level <main id="main"> that the root layout's skip link points at; the
+// reference (whose own title is the page's h1) adds none of its own.
+export default async function ApiDocsPage() {
+  const user = await currentStaff();
   return (
     <>
-      <header className="site-header">
-        <Link href="/" className="brand">
-          Plant Store
-        </Link>
-      </header>
+      <SiteHeader user={user} signInHref={signInPath("/docs")} />
       <main id="main">
         <ApiReference documentUrl="/openapi.json" />
       </main>

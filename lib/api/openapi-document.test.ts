@@ -5,7 +5,7 @@ import { parseExactJson, stringifyExactJson } from "@/lib/json/exact-json";
 import { buildOpenApiDocument } from "@/lib/api/openapi-document";
 import { operationErrors, OPERATIONS as DECLARATIONS } from "@/lib/api/operations";
 import { ERROR_KINDS } from "@/lib/http/error-catalogue";
-import { newPlantSchema } from "@/lib/validations/plant";
+import { newPlantSchema, plantPatchSchema } from "@/lib/validations/plant";
 import { asJsonNumbers } from "@/test/support/openapi-contract";
 
 // The document itself: valid OpenAPI 3.1, the contract's names, and schemas
@@ -18,6 +18,7 @@ type DocumentJson = {
   info: { version: string; license: unknown };
   security: unknown;
   paths: Record<string, Record<string, { operationId?: string; security?: unknown; responses: Record<string, { $ref?: string }> }>>;
+  webhooks: Record<string, { post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: Record<string, unknown> }> } } }>;
   components: {
     schemas: Record<string, Record<string, unknown>>;
     responses: Record<string, { description: string; headers?: Record<string, { required: boolean }>; content?: Record<string, { schema?: unknown }> }>;
@@ -31,7 +32,9 @@ const document = JSON.parse(text) as DocumentJson;
 const OPERATIONS = [
   ["/plants", "get"],
   ["/plants", "post"],
+  ["/plants/batch", "post"],
   ["/plants/{id}", "get"],
+  ["/plants/{id}", "patch"],
   ["/plants/{id}", "delete"],
 ] as const;
 
@@ -45,7 +48,7 @@ describe("the OpenAPI document", () => {
 
   it("keeps the contract's names, version and license", () => {
     expect(document.info).toMatchObject({ version: "1.0.0", license: { name: "MIT", identifier: "MIT" } });
-    expect(Object.keys(document.components.schemas).sort()).toEqual(["Error", "NewPlant", "Plant"]);
+    expect(Object.keys(document.components.schemas).sort()).toEqual(["Error", "NewPlant", "Plant", "PlantBatchResult", "PlantPatch"]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
   });
@@ -65,6 +68,24 @@ describe("the OpenAPI document", () => {
   it("writes the int64 range of ids exactly", () => {
     expect(text).toContain('"format":"int64","minimum":-9223372036854775808,"maximum":9223372036854775807');
   });
+
+  it("declares the webhook events, each with the Standard Webhooks headers and a body whose data is the Plant", () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual(["plant.created", "plant.deleted", "plant.updated", "webhook.test"]);
+    for (const [type, { post }] of Object.entries(document.webhooks)) {
+      expect(post.parameters.map(({ name, in: where, required }) => `${where} ${name} ${required}`), type).toEqual([
+        "header webhook-id true",
+        "header webhook-timestamp true",
+        "header webhook-signature true",
+      ]);
+      const body = post.requestBody.content["application/json"]?.schema as { properties: Record<string, unknown>; required: string[] };
+      expect(body.required, type).toEqual(["type", "timestamp", "data"]);
+      expect(body.properties.type, type).toEqual({ type: "string", const: type });
+    }
+    const plantEvent = document.webhooks["plant.created"]?.post.requestBody.content["application/json"]?.schema as { properties: { data: unknown } };
+    // The same schema as the API's Plant, but for the words that describe it.
+    const withoutDescription = (schema: unknown) => ({ ...(schema as Record<string, unknown>), description: undefined });
+    expect(withoutDescription(plantEvent.properties.data)).toEqual(withoutDescription(document.components.schemas.Plant));
+  });
 });
 
 // The document's operations are the declarations of lib/api/operations.ts, and
@@ -75,7 +96,7 @@ describe("operations and errors in the document", () => {
   const documented = DECLARATIONS.filter((declaration) => document.paths[declaration.path]?.[declaration.method.toLowerCase()]);
 
   it("documents every declared API operation under its id, with its scope as its security", () => {
-    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "getPlant", "deletePlant"]);
+    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "createPlants", "getPlant", "updatePlant", "deletePlant"]);
     for (const { operation, path, method, scope } of documented) {
       expect(document.paths[path]?.[method.toLowerCase()], operation).toMatchObject({ operationId: operation, security: [{ bearerAuth: [scope] }] });
     }
@@ -144,5 +165,55 @@ describe("NewPlant in the document and the code", () => {
       return documentAccepts(asJsonNumbers(value)) !== newPlantSchema.safeParse(value).success;
     });
     expect(disagreements).toEqual(KNOWN_GAPS);
+  });
+});
+
+// PlantPatch likewise; here the document also cannot say that the patched
+// plant must keep its name, nor that an id must be the path's.
+const PATCHES = [
+  "{}",
+  '{"name":"fern"}',
+  '{"tag":"indoor"}',
+  '{"tag":null}',
+  '{"id":9007199254740993,"name":"fern","tag":null}',
+  '{"name":null}',
+  '{"name":""}',
+  `{"name":"${"a".repeat(201)}"}`,
+  `{"tag":"${"🌵".repeat(50)}"}`,
+  `{"tag":"${"a".repeat(51)}"}`,
+  '{"tag":42}',
+  '{"id":"1"}',
+  '{"id":1.5}',
+  '{"color":"green"}',
+  "[]",
+  "null",
+  '{"name":"   "}',
+  '{"tag":"fern\\u0007"}',
+];
+
+const PATCH_GAPS = ['{"name":"   "}', '{"tag":"fern\\u0007"}'];
+
+describe("PlantPatch in the document and the code", () => {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  ajv.addFormat("int64", { type: "number", validate: Number.isInteger });
+  const documentAccepts = ajv.compile(document.components.schemas.PlantPatch ?? {});
+
+  it("accept and refuse the same patches, but for what JSON Schema cannot say", () => {
+    const disagreements = PATCHES.filter((body) => {
+      const value = parseExactJson(body);
+      return documentAccepts(asJsonNumbers(value)) !== plantPatchSchema.safeParse(value).success;
+    });
+    expect(disagreements).toEqual(PATCH_GAPS);
+  });
+
+  it("is what updatePlant takes, as application/merge-patch+json and as application/json", () => {
+    const body = document.paths["/plants/{id}"]?.patch as unknown as { requestBody: { required: boolean; content: Record<string, { schema: unknown }> } };
+    expect(body.requestBody).toEqual({
+      required: true,
+      content: {
+        "application/merge-patch+json": { schema: { $ref: "#/components/schemas/PlantPatch" } },
+        "application/json": { schema: { $ref: "#/components/schemas/PlantPatch" } },
+      },
+    });
   });
 });

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { type OperationDeclaration, type OperationName, operationErrors, OPERATIONS } from "@/lib/api/operations";
 import { ERROR_KINDS, type ErrorKindName } from "@/lib/http/error-catalogue";
+import { EXACT_COUNT } from "@/lib/http/prefer-header";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
-import { listPlantsQuerySchema, newPlantSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
+import { MERGE_PATCH_MEDIA_TYPES } from "@/lib/http/json-body";
+import { listPlantsQuerySchema, newPlantSchema, plantPatchSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
+import { PLANT_BATCH_MAX, plantBatchCsvSchema, plantBatchResultSchema, plantBatchSchema } from "@/lib/validations/plant-batch";
+import { plantEventSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookTestEventSchema } from "@/lib/validations/webhook";
 
 // The OpenAPI 3.1 document of the API, built from the zod schemas the route
 // handlers parse with, so the document cannot drift from the code. Request
@@ -68,6 +72,32 @@ function parameters(schema: z.ZodType, location: "path" | "query"): JsonSchema[]
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 const ref = (kind: "schemas" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
+// Versions and conditional requests (RFC 9110 sections 8.8.3 and 13.1): every answer carrying one plant has its ETag.
+const ETAG_HEADER = {
+  ETag: {
+    description: "The plant's version, a strong entity-tag: send it in If-Match to change or delete this very version, or in If-None-Match to get the plant only once it changed",
+    required: true,
+    schema: { type: "string" },
+  },
+};
+const IF_MATCH = {
+  name: "If-Match",
+  in: "header",
+  required: false,
+  description: [
+    "Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version;",
+    "otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current.",
+  ].join(" "),
+  schema: { type: "string" },
+};
+const IF_NONE_MATCH = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: "Answer 304 without a body if the plant is at one of these versions (ETags, compared weakly), or `*` for any version",
+  schema: { type: "string" },
+};
+
 /** An error kind of the catalogue as a reusable response; each header listed is sent on every such answer, hence required. */
 function errorResponse(kind: ErrorKindName): JsonSchema {
   const { title, description, ...rest } = ERROR_KINDS[kind];
@@ -94,43 +124,145 @@ type DocumentedOperation = Exclude<OperationName, "getOpenApiDocument" | "getLiv
 function operationTexts(): Record<DocumentedOperation, OperationText> {
   return {
     listPlants: {
-      summary: "List plants",
+      summary: "List, find, count and export plants",
       description: [
-        "The store's plants in ascending id order, `limit` at a time. While more remain, the answer's Link header",
-        '(RFC 8288) names the next page: `Link: </plants?limit=20&after=42>; rel="next"`. Unknown query parameters',
-        "and repeated ones are refused with 400.",
-      ].join(" "),
-      parameters: parameters(listPlantsQuerySchema, "query"),
+        [
+          "The store's plants in ascending id order, `limit` at a time. While more remain, the answer's Link header",
+          '(RFC 8288) names the next page: `Link: </plants?limit=20&after=42>; rel="next"`, keeping `tag` and `q`.',
+          "`tag` keeps plants with exactly that tag; `q` keeps plants whose name contains the text, ignoring case",
+          "(Unicode lowercase, the same on every database); together, plants matching both. An empty `tag=` or `q=` is",
+          "refused (leave the parameter out to list every plant), as are unknown and repeated query parameters.",
+        ],
+        [
+          "With `Prefer: count=exact` (RFC 7240) the answer carries the number of plants matching `tag` and `q`,",
+          "on any page, in X-Total-Count, and `Preference-Applied: count=exact`; without it, nothing is counted.",
+        ],
+        [
+          "With `Accept: text/csv` the answer is every matching plant as RFC 4180 CSV, streamed: a header row",
+          "`id,name,tag`, CRLF after each record, ids as exact decimal integers, an empty tag cell for a plant without",
+          "a tag. A name or tag that begins with =, +, - or @ (which a spreadsheet would run as a formula), or with ',",
+          "is written with one ' in front; remove exactly that one to read it back. `after` resumes an export after the",
+          "last id received; `limit` is refused with 400. The export is not a snapshot: plants changed while it runs",
+          "may or may not be in it, but none appears twice. Errors are still JSON Error bodies. An Accept that allows",
+          "neither application/json nor text/csv is answered 406.",
+        ],
+      ]
+        .map((paragraph) => paragraph.join(" "))
+        .join("\n\n"),
+      parameters: [
+        ...parameters(listPlantsQuerySchema, "query"),
+        {
+          name: "Prefer",
+          in: "header",
+          required: false,
+          description: "count=exact: answer the number of matching plants in X-Total-Count (RFC 7240). Other preferences are ignored",
+          schema: { type: "string" },
+          example: EXACT_COUNT,
+        },
+      ],
       responses: {
         "200": {
-          description: "A page of plants",
+          description: "A page of plants (JSON), or every matching plant (CSV)",
           headers: {
             Link: {
-              description: 'RFC 8288 link to the next page (rel="next"), present while more plants remain',
+              description: 'RFC 8288 link to the next page (rel="next"), present while more plants remain (JSON only)',
+              schema: { type: "string" },
+            },
+            "X-Total-Count": {
+              description: "How many plants match tag and q, whatever the page; present only when Prefer asked for count=exact",
+              schema: { type: "integer", format: "int64", minimum: 0 },
+            },
+            "Preference-Applied": {
+              description: "count=exact when X-Total-Count is given (RFC 7240)",
+              schema: { type: "string" },
+            },
+            "Content-Disposition": {
+              description: 'attachment; filename="plants.csv" (CSV only)',
               schema: { type: "string" },
             },
           },
-          content: json({ type: "array", items: ref("schemas", "Plant") }),
+          content: {
+            ...json({ type: "array", items: ref("schemas", "Plant") }),
+            "text/csv": {
+              schema: { type: "string", description: "RFC 4180 CSV, header row id,name,tag; sent as text/csv; charset=utf-8; header=present" },
+              example: "id,name,tag\r\n42,Boston fern,indoor\r\n9007199254740993,\"'=1+1, a formula\",\r\n",
+            },
+          },
         },
       },
     },
     createPlant: {
       summary: "Create a plant",
       description: [
-        "Stores a new plant and answers it. Repeating an identical request answers the stored plant and changes nothing;",
-        "the same id with another name or tag is a 409.",
+        "Stores a new plant and answers it. Repeating an identical request answers the stored plant and changes nothing,",
+        "with `Idempotent-Replayed: true`, so a client that retries can tell it from a plant stored now; the same id with",
+        "another name or tag is a 409.",
       ].join(" "),
       requestBody: { required: true, content: json(ref("schemas", "NewPlant")) },
-      responses: { "200": { description: "The stored plant", content: json(ref("schemas", "Plant")) } },
+      responses: {
+        "200": {
+          description: "The stored plant, whether stored now or already stored",
+          headers: {
+            ...ETAG_HEADER,
+            "Idempotent-Replayed": {
+              description: "true when an identical plant was already stored and nothing was written (a repeated request); absent when the plant was stored now",
+              schema: { type: "string", enum: ["true"] },
+            },
+          },
+          content: json(ref("schemas", "Plant")),
+        },
+      },
     },
     getPlant: {
       summary: "Get a plant",
       description: "The plant with this id. The id is written as a plain decimal integer (no leading zeros or +).",
-      responses: { "200": { description: "The plant", content: json(ref("schemas", "Plant")) } },
+      parameters: [IF_NONE_MATCH],
+      responses: {
+        "200": { description: "The plant", headers: ETAG_HEADER, content: json(ref("schemas", "Plant")) },
+        "304": { description: "Not Modified: the plant is at a version If-None-Match names; no body", headers: ETAG_HEADER },
+      },
+    },
+    createPlants: {
+      summary: "Create many plants",
+      description: [
+        `Stores up to ${PLANT_BATCH_MAX} plants in one request, as a JSON array of NewPlants or as CSV, and answers one result`,
+        "per item in the batch's order. Each item is decided as a single create would decide it: stored, already stored",
+        "(an identical plant: nothing written), a conflict (the id is taken by another plant) or invalid (with the details",
+        "a single create would answer); of two items with one id, the first decides. The valid items are stored even when",
+        "others fail, all in one transaction. Only a batch that cannot be read (not a list, too long, malformed CSV) is",
+        "refused as a whole, and then nothing is stored.",
+      ].join(" "),
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: { ...jsonSchema(plantBatchSchema, "input"), items: ref("schemas", "NewPlant") } },
+          "text/csv": { schema: jsonSchema(plantBatchCsvSchema, "input"), example: "id,name,tag\n1,Monstera deliciosa,tropical\n2,\"Fern, Boston\",\n" },
+        },
+      },
+      responses: {
+        "200": { description: "One result per item, in the batch's order", content: json({ type: "array", items: ref("schemas", "PlantBatchResult") }) },
+      },
+    },
+    updatePlant: {
+      summary: "Change a plant",
+      description: [
+        "Changes the plant's name or tag by a JSON Merge Patch (RFC 7396): a field present replaces the stored one,",
+        '`"tag": null` removes the tag, a field absent stays. The plant that results must follow the same rules as a new one;',
+        "an id, if sent, must be the plant's own, and unknown fields are refused. A patch that changes nothing answers the",
+        "plant and writes nothing. To change only the version you read, send its ETag in If-Match: if someone changed the",
+        "plant meanwhile, the answer is 412 with the current ETag, and nothing changes.",
+      ].join(" "),
+      parameters: [IF_MATCH],
+      requestBody: {
+        required: true,
+        content: Object.fromEntries(MERGE_PATCH_MEDIA_TYPES.map((type) => [type, { schema: ref("schemas", "PlantPatch") }])),
+      },
+      responses: { "200": { description: "The plant as it is now", headers: ETAG_HEADER, content: json(ref("schemas", "Plant")) } },
     },
     deletePlant: {
       summary: "Delete a plant",
-      description: "Deletes the plant with this id.",
+      description: "Deletes the plant with this id; with If-Match, only if it is at a version named there.",
+      parameters: [IF_MATCH],
       responses: { "204": { description: "Deleted; no body" } },
     },
   };
@@ -174,6 +306,49 @@ function paths(): Record<string, PathItem> {
   return byPath;
 }
 
+// What every delivery carries besides its body (Standard Webhooks 1.0).
+const WEBHOOK_HEADERS = {
+  "webhook-id": "The event's id (msg_…), the same on every attempt and resend: receivers deduplicate by it",
+  "webhook-timestamp": "When this attempt was signed, in Unix seconds: refuse one far from your clock (replays)",
+  "webhook-signature":
+    "v1, then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's secret (its base64 part after whsec_); during a secret rotation, one such signature per secret, space-separated",
+};
+
+/**
+ * The events the app sends to webhook endpoints (OpenAPI 3.1's `webhooks`):
+ * each a POST of its body to the endpoint's URL, answered 2xx when received.
+ */
+function webhooks(): Record<string, PathItem> {
+  const events: [string, z.ZodType, string][] = [
+    ...WEBHOOK_EVENT_TYPES.map((type): [string, z.ZodType, string] => [type, plantEventSchema(type), `A ${type} event`]),
+    [WEBHOOK_TEST_EVENT, webhookTestEventSchema, "A test event an owner asked for"],
+  ];
+  const headers = Object.entries(WEBHOOK_HEADERS).map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
+  return Object.fromEntries(
+    events.map(([type, schema, summary]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook.${type}`,
+          summary,
+          description: [
+            "Sent to each enabled endpoint that asked for this event, at least once: retried on any answer but 2xx",
+            "(on the documented schedule, or after Retry-After), never redirected; 410 Gone disables the endpoint.",
+            "Verify the signature (Standard Webhooks), then read the body with a lossless JSON parser: ids are exact int64.",
+          ].join(" "),
+          parameters: headers,
+          requestBody: { required: true, content: json(jsonSchema(schema, "output")) },
+          responses: {
+            "2XX": { description: "Received; the delivery is done" },
+            "410": { description: "Gone: the app disables this endpoint and sends it nothing more" },
+          },
+          security: [],
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument() {
   return {
     openapi: "3.1.0",
@@ -192,11 +367,14 @@ export function buildOpenApiDocument() {
     },
     security: [{ bearerAuth: [] }],
     paths: paths(),
+    webhooks: webhooks(),
     components: {
       schemas: {
         Plant: jsonSchema(plantSchema, "output"),
         NewPlant: jsonSchema(newPlantSchema, "input"),
+        PlantPatch: jsonSchema(plantPatchSchema, "input"),
         Error: jsonSchema(apiErrorBodySchema, "output"),
+        PlantBatchResult: jsonSchema(plantBatchResultSchema, "output"),
       },
       responses: Object.fromEntries(Object.keys(ERROR_KINDS).map((kind) => [kind, errorResponse(kind as ErrorKindName)])),
       securitySchemes: {

@@ -9,7 +9,7 @@ import type { Scope } from "@/lib/validations/api-token";
 export type OperationDeclaration = {
   /** The operationId, and the operation's name in logs. */
   operation: string;
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** The path as an OpenAPI template. */
   path: string;
   /** The scope a caller needs; null for a public operation, said so explicitly. */
@@ -21,7 +21,7 @@ export type OperationDeclaration = {
 };
 
 const DECLARED = [
-  { operation: "listPlants", method: "GET", path: "/plants", scope: "plants:read", errors: ["BadRequest"] },
+  { operation: "listPlants", method: "GET", path: "/plants", scope: "plants:read", errors: ["BadRequest", "NotAcceptable"] },
   {
     operation: "createPlant",
     method: "POST",
@@ -29,8 +29,22 @@ const DECLARED = [
     scope: "plants:write",
     errors: ["BadRequest", "Conflict", "PayloadTooLarge", "UnsupportedMediaType"],
   },
+  {
+    operation: "createPlants",
+    method: "POST",
+    path: "/plants/batch",
+    scope: "plants:write",
+    errors: ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"],
+  },
   { operation: "getPlant", method: "GET", path: "/plants/{id}", scope: "plants:read", errors: ["BadRequest", "NotFound"] },
-  { operation: "deletePlant", method: "DELETE", path: "/plants/{id}", scope: "plants:write", errors: ["BadRequest", "NotFound"] },
+  {
+    operation: "updatePlant",
+    method: "PATCH",
+    path: "/plants/{id}",
+    scope: "plants:write",
+    errors: ["BadRequest", "NotFound", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType"],
+  },
+  { operation: "deletePlant", method: "DELETE", path: "/plants/{id}", scope: "plants:write", errors: ["BadRequest", "NotFound", "PreconditionFailed"] },
   { operation: "getOpenApiDocument", method: "GET", path: "/openapi.json", scope: null, errors: [] },
   { operation: "getLiveness", method: "GET", path: "/healthz", scope: null, errors: [], quiet: true },
   { operation: "getReadiness", method: "GET", path: "/readyz", scope: null, errors: ["ServiceUnavailable"], quiet: true },

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decode, encode } from "next-auth/jwt";
 import { type ApiToken, db } from "@/lib/db/client";
+import { dateCell, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
@@ -105,20 +106,28 @@ async function decideToken(token: string): Promise<TokenCheck> {
   return { ok: true, info: toInfo(row) };
 }
 
-/**
- * The token's row, unless its owner is gone: even where the owner's row was
- * deleted with foreign keys off, so the cascade never ran, the owner's
- * existence is part of the same query. Every API request runs it, so it is
- * one raw statement, which Prisma sends to the driver without compiling a
- * query plan (a model query costs about twice as much here).
- */
+// The token's row, unless its owner is gone: even where the owner's row was
+// deleted with foreign keys off, so the cascade never ran, the owner's
+// existence is part of the same query. Every API request runs it, so it is
+// a direct read (lib/db/direct-reads.ts).
+const LIVE_TOKEN_ROW = directQuery(`
+  SELECT t."id", t."label", t."scopes", t."owner_id", t."created_at", t."expires_at", t."revoked_at", t."last_used_at"
+  FROM "api_tokens" t LEFT JOIN "users" u ON u."id" = t."owner_id"
+  WHERE t."id" = ? AND (t."owner_id" IS NULL OR u."id" IS NOT NULL)`);
+
 async function findLiveTokenRow(tokenId: string): Promise<ApiToken | undefined> {
-  const rows = await db().$queryRaw<ApiToken[]>`
-    SELECT t."id", t."label", t."scopes", t."owner_id" AS "ownerId", t."created_at" AS "createdAt",
-           t."expires_at" AS "expiresAt", t."revoked_at" AS "revokedAt", t."last_used_at" AS "lastUsedAt"
-    FROM "api_tokens" t LEFT JOIN "users" u ON u."id" = t."owner_id"
-    WHERE t."id" = ${tokenId} AND (t."owner_id" IS NULL OR u."id" IS NOT NULL)`;
-  return rows[0];
+  const [row] = await readRows(LIVE_TOKEN_ROW, [tokenId]);
+  if (!row) return undefined;
+  return {
+    id: stringCell(row.id),
+    label: stringCell(row.label),
+    scopes: stringCell(row.scopes),
+    ownerId: optionalStringCell(row.owner_id),
+    createdAt: dateCell(row.created_at),
+    expiresAt: dateCell(row.expires_at),
+    revokedAt: optionalDateCell(row.revoked_at),
+    lastUsedAt: optionalDateCell(row.last_used_at),
+  };
 }
 
 export async function listApiTokens(filter: { ownerId?: string } = {}): Promise<ApiTokenInfo[]> {

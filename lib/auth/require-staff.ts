@@ -1,5 +1,5 @@
 import { getServerSession } from "next-auth";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "@/lib/auth/auth-options";
 import { signInPath } from "@/lib/auth/callback-url";
@@ -12,6 +12,17 @@ import { findUser, type StaffUser } from "@/lib/auth/users";
 export async function requireStaff(returnPath: string): Promise<StaffUser> {
   const user = await currentStaff();
   if (!user) redirect(signInPath(returnPath));
+  return user;
+}
+
+/**
+ * The signed-in owner, for what only owners manage (webhooks). Anyone signed
+ * out is sent to sign-in; staff who are not owners meet a 404, as if the page
+ * or action did not exist.
+ */
+export async function requireOwner(returnPath: string): Promise<StaffUser> {
+  const user = await requireStaff(returnPath);
+  if (user.role !== "owner") notFound();
   return user;
 }
 

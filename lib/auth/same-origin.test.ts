@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
+import { appOrigin, isOwnNavigation, isSameOriginRequest } from "@/lib/auth/same-origin";
 
 const APP = "http://plants.test:3000";
 
@@ -33,5 +33,17 @@ describe("appOrigin", () => {
     expect(appOrigin(request({ host: "internal:3000", "x-forwarded-host": "plants.example", "x-forwarded-proto": "https" }), undefined)).toBe(
       "https://plants.example",
     );
+  });
+});
+
+describe("isOwnNavigation", () => {
+  it.each([
+    ["a link on the app's pages", { "sec-fetch-site": "same-origin" }, true],
+    ["typed into the address bar, or bookmarked", { "sec-fetch-site": "none" }, true],
+    ["a browser without Fetch Metadata", {}, true],
+    ["another site's link", { "sec-fetch-site": "cross-site" }, false],
+    ["another port or subdomain", { "sec-fetch-site": "same-site" }, false],
+  ])("%s -> %s", (_, headers, expected) => {
+    expect(isOwnNavigation(new Request(`${APP}/plants.csv`, { headers }))).toBe(expected);
   });
 });

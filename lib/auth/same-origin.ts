@@ -33,3 +33,17 @@ export function appOrigin(request: Request, publicUrl: string | undefined): stri
 function firstValue(header: string | null): string | undefined {
   return header?.split(",")[0]?.trim() || undefined;
 }
+
+/**
+ * Whether a GET that reads with the session cookie (the staff's CSV
+ * download) was asked for by the person: from this app's own pages
+ * (Sec-Fetch-Site: same-origin) or typed or bookmarked ("none"). Another
+ * site's link, frame or subresource ("cross-site", "same-site") is not, even
+ * though SameSite=Lax lets the cookie ride along on a top-level link. A
+ * browser that sends no Fetch Metadata is let through: such a GET changes
+ * nothing, and its answer goes only to the person's own browser.
+ */
+export function isOwnNavigation(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin" || site === "none";
+}

@@ -1,10 +1,11 @@
 import type { DatabaseConfig } from "@/lib/db/database-url";
-import { postgresAdapter } from "@/lib/db/postgres";
+import { closeDirectReads } from "@/lib/db/direct-reads";
+import { closePostgresPool, postgresAdapter } from "@/lib/db/postgres";
 import { sqliteAdapter } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
 import { env } from "@/lib/server/env";
-import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
+import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 
 // The one Prisma client of the process, for the database DATABASE_URL names.
 //
@@ -15,7 +16,7 @@ import { existingProcessGlobal, processGlobal } from "@/lib/server/process-globa
 // is handed out under that type, and every query runs on both databases in
 // the tests.
 export { Prisma };
-export type { ApiToken, User } from "@/lib/generated/sqlite/client";
+export type { ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
 export type Database = PrismaClient;
 
 function createClient(database: DatabaseConfig): Database {
@@ -27,9 +28,14 @@ export function db(): Database {
   return processGlobal("db", () => createClient(env().database));
 }
 
-/** Closes the client's connections, if this process opened any (at shutdown). */
+/**
+ * Closes every connection this process opened to the database (at shutdown);
+ * a later db() starts afresh, on new connections.
+ */
 export async function disconnectDatabase(): Promise<void> {
-  await existingProcessGlobal<Database>("db")?.$disconnect();
+  await closeDirectReads();
+  await takeProcessGlobal<Database>("db")?.$disconnect();
+  await closePostgresPool();
 }
 
 /**

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
+import { describeError, log } from "@/lib/server/log";
+import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 
 // PostgreSQL, for more than one instance: the Prisma driver adapter with the
 // settings that make a 200 durable, and the migrator.
@@ -10,9 +12,29 @@ import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations
 // or the database's default says: a 200 means the plant is stored.
 const CONNECTION_OPTIONS = "-c synchronous_commit=on";
 
-/** Prisma's driver adapter for the PostgreSQL database at `url`, with the settings above on every pooled connection. */
+/** Prisma's driver adapter for the PostgreSQL database at `url`, on the process's pool. */
 export function postgresAdapter(url: string): PrismaPg {
-  return new PrismaPg({ connectionString: url, options: CONNECTION_OPTIONS });
+  return new PrismaPg(postgresPool(url));
+}
+
+/**
+ * The process's pool of connections to `url`, with the settings above on
+ * each: the Prisma adapter's, and the one the hot reads use
+ * (lib/db/direct-reads.ts).
+ */
+export function postgresPool(url: string): pg.Pool {
+  return processGlobal("db.pool", () => {
+    const pool = new pg.Pool({ connectionString: url, options: CONNECTION_OPTIONS });
+    // An idle connection the server drops (a restart, a failover) is replaced
+    // on next use; unheard, the pool's "error" event would end the process.
+    pool.on("error", (error) => log.warn("a database connection was lost", describeError(error)));
+    return pool;
+  });
+}
+
+/** Closes the pool, if this process opened one; the next postgresPool() opens a new one. */
+export async function closePostgresPool(): Promise<void> {
+  await takeProcessGlobal<pg.Pool>("db.pool")?.end();
 }
 
 // Prisma's own DDL for the table (schema-engine, postgres flavour).

@@ -26,7 +26,7 @@ function models(provider: keyof typeof PRISMA_FOLDERS): string[] {
 }
 
 it("holds the same models in both schemas", () => {
-  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "ApiToken", "RateLimit"]);
+  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "ApiToken", "RateLimit", "WebhookEndpoint", "WebhookEvent", "WebhookDelivery"]);
   expect(models("postgresql")).toEqual(models("sqlite"));
 });
 
@@ -45,6 +45,8 @@ const TYPE_FAMILIES: Record<string, string> = {
   "timestamp without time zone": "timestamp",
   INTEGER: "int32",
   integer: "int32",
+  BOOLEAN: "boolean",
+  boolean: "boolean",
 };
 
 const byKey = <T extends { table: string }>(rows: T[], key: (row: T) => string) => rows.sort((a, b) => `${a.table}.${key(a)}`.localeCompare(`${b.table}.${key(b)}`));

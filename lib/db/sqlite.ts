@@ -11,21 +11,84 @@ import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations
 // WAL lets readers run beside the one writer; synchronous=FULL fsyncs the WAL
 // on every commit, so a 200 means the row survives a power loss
 // (better-sqlite3 otherwise runs WAL with NORMAL, which may lose the last commits).
-export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
+// wal_autocheckpoint is raised from 1,000 pages: the server checkpoints off the
+// event loop (lib/db/sqlite-checkpoints.ts), and this is the safety net that
+// bounds the WAL (about 40 MB) where it does not.
+export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000;";
 
 // How long a writer waits for another process's lock (the token CLI, a second
 // instance) before SQLITE_BUSY. better-sqlite3 blocks its thread while it waits.
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 // The adapter opens its connection itself; the pragmas are applied to it here,
-// and its statements are kept prepared.
+// its statements are kept prepared, and statements wait for transactions.
 class DurableSqliteAdapter extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
     await adapter.executeScript(SQLITE_PRAGMAS);
     keepStatementsPrepared((adapter as unknown as { client: Database.Database }).client);
+    waitForTransactions(adapter);
     return adapter;
   }
+}
+
+type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
+
+/**
+ * The adapter (7.10) runs every statement on its one connection and makes
+ * only transactions wait for each other: a statement issued while another
+ * caller's interactive transaction is open runs inside it, and is undone if
+ * that transaction rolls back. A plant whose group commit ran during a failed
+ * batch would be lost after its 200; a revocation, after its "revoked". Here
+ * one lock, held by a transaction from BEGIN until it commits or rolls back,
+ * and by every statement outside one while it runs, keeps each statement in
+ * the transaction it was issued for. (Code inside a transaction uses its
+ * transaction client, never db(), or it would wait for itself.)
+ */
+function waitForTransactions(adapter: Adapter): void {
+  const acquire = createLock();
+  const alone = async <T>(run: () => Promise<T>): Promise<T> => {
+    const release = await acquire();
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  };
+  const { queryRaw, executeRaw, executeScript, startTransaction } = adapter;
+  adapter.queryRaw = (query) => alone(() => queryRaw.call(adapter, query));
+  adapter.executeRaw = (query) => alone(() => executeRaw.call(adapter, query));
+  adapter.executeScript = (script) => alone(() => executeScript.call(adapter, script));
+  adapter.startTransaction = async (isolationLevel) => {
+    const release = await acquire();
+    try {
+      const transaction = await startTransaction.call(adapter, isolationLevel);
+      const { commit, rollback } = transaction;
+      let released = false;
+      const end = () => {
+        if (!released) release();
+        released = true;
+      };
+      transaction.commit = () => commit.call(transaction).finally(end);
+      transaction.rollback = () => rollback.call(transaction).finally(end);
+      return transaction;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+}
+
+/** A first-come, first-served lock: acquire() answers the function that releases it. */
+function createLock(): () => Promise<() => void> {
+  let last: Promise<void> = Promise.resolve();
+  return () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ready = last;
+    last = last.then(() => held);
+    return ready.then(() => release);
+  };
 }
 
 // Statements kept prepared, by SQL text. The hot queries are a handful of

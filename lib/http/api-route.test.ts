@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { NextRequest } from "next/server";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { apiRoute, otherMethods } from "@/lib/http/api-route";
 import { jsonResponse } from "@/lib/http/json-response";
@@ -11,7 +12,7 @@ import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 setUpTestDatabase();
 
 const NO_PARAMS = { params: Promise.resolve({}) };
-const request = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/plants", { headers });
+const request = (headers: Record<string, string> = {}) => new NextRequest("http://127.0.0.1:3000/plants", { headers });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -78,7 +79,11 @@ describe("otherMethods", () => {
     const { PUT, OPTIONS } = otherMethods("/plants/{id}");
     const refused = await PUT(request(), NO_PARAMS);
     expect(refused.status).toBe(405);
-    expect(refused.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
-    expect((await OPTIONS(request())).headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+    expect(refused.headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE, OPTIONS");
+    const options = await OPTIONS(request());
+    expect(options.headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE, OPTIONS");
+    // RFC 5789 section 3.1: a path that takes PATCH names the patch formats it takes.
+    expect(options.headers.get("accept-patch")).toBe("application/merge-patch+json, application/json");
+    expect((await otherMethods("/plants").OPTIONS(request())).headers.get("accept-patch")).toBeNull();
   });
 });

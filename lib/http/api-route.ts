@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { NextRequest } from "next/server";
 import { allowedMethods, type OperationDeclaration } from "@/lib/api/operations";
 import { authenticateCaller, type Caller } from "@/lib/auth/caller";
 import { ApiError } from "@/lib/http/api-error";
 import { corsHeaders, preflightResponse } from "@/lib/http/cors";
 import { errorResponse } from "@/lib/http/error-response";
+import { MERGE_PATCH_MEDIA_TYPES } from "@/lib/http/json-body";
 import { spend } from "@/lib/http/rate-limit";
 import { clientAddress } from "@/lib/server/client-address";
 import { metrics } from "@/lib/server/metrics";
@@ -19,7 +21,9 @@ type Params = Record<string, string | string[]>;
 
 /** What a handler is given: the caller is null only for a public operation (scope: null). */
 export type ApiContext<Declared extends Pick<OperationDeclaration, "scope">> = {
-  request: Request;
+  request: NextRequest;
+  /** The request's id (X-Request-Id), for what a handler logs after it has answered (a streamed body's failure). */
+  requestId: string;
   params: Params;
   caller: Declared["scope"] extends null ? null : Caller;
 };
@@ -30,7 +34,8 @@ export function apiRoute<const Declared extends Pick<OperationDeclaration, "oper
   declaration: Declared,
   handler: (context: ApiContext<Declared>) => Promise<Response>,
 ) {
-  return async (request: Request, next: NextContext): Promise<Response> => {
+  // Next.js hands route handlers a NextRequest: its URL is parsed once, by Next.
+  return async (request: NextRequest, next: NextContext): Promise<Response> => {
     const requestId = randomUUID();
     const started = performance.now();
     metrics().inFlight.inc();
@@ -41,7 +46,7 @@ export function apiRoute<const Declared extends Pick<OperationDeclaration, "oper
       caller = declaration.scope === null ? null : await authenticateCaller(request, declaration.scope).catch(limitFailedAuthentication(request));
       const limit = caller ? await spend("api", callerKey(caller)) : {};
       const params = (await next?.params) ?? {};
-      response = await handler({ request, params, caller } as ApiContext<Declared>);
+      response = await handler({ request, requestId, params, caller } as ApiContext<Declared>);
       for (const [name, value] of Object.entries(limit)) response.headers.set(name, value);
     } catch (error) {
       // A client that hung up mid-request (mid-body, say) made the error: nothing to log as a fault.
@@ -50,12 +55,16 @@ export function apiRoute<const Declared extends Pick<OperationDeclaration, "oper
       metrics().inFlight.dec();
     }
     response.headers.set("x-request-id", requestId);
-    for (const [name, value] of Object.entries(corsHeaders(request))) response.headers.set(name, value);
+    // Vary adds to what the handler varied on (Accept, say) rather than replacing it.
+    for (const [name, value] of Object.entries(corsHeaders(request))) {
+      if (name === "vary") response.headers.append(name, value);
+      else response.headers.set(name, value);
+    }
     const record = {
       requestId,
       operation: declaration.operation,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: request.nextUrl.pathname,
       status: response.status,
       durationMs: performance.now() - started,
       ...(caller?.kind === "token" && { tokenId: caller.token.id }),
@@ -91,6 +100,8 @@ export function otherMethods(path: string) {
   const refuse = apiRoute({ operation: "unsupportedMethod", scope: null }, async ({ request }) => {
     throw new ApiError("MethodNotAllowed", `method ${request.method} is not allowed here; allowed: ${allow}`, { headers: { allow } });
   });
-  const options = async (request: Request) => preflightResponse(request, allow) ?? new Response(null, { status: 204, headers: { allow } });
+  // RFC 5789 section 3.1: OPTIONS on a resource that takes PATCH names the patch formats it takes.
+  const acceptPatch: Record<string, string> = allowedMethods(path).includes("PATCH") ? { "accept-patch": MERGE_PATCH_MEDIA_TYPES.join(", ") } : {};
+  const options = async (request: Request) => preflightResponse(request, allow) ?? new Response(null, { status: 204, headers: { allow, ...acceptPatch } });
   return { GET: refuse, HEAD: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, POST: refuse, OPTIONS: options };
 }

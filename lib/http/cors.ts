@@ -4,9 +4,25 @@ import { env } from "@/lib/server/env";
 // origins may call it with a bearer token; credentials (cookies) are never
 // allowed across origins: a staff session works from the app's own pages only.
 
-// What a browser script on an allowed origin may read of an answer.
-const EXPOSED_HEADERS = ["Link", "X-Request-Id", "Retry-After", "RateLimit", "RateLimit-Policy"];
-const ALLOWED_REQUEST_HEADERS = ["Authorization", "Content-Type"];
+// What a browser script on an allowed origin may read of an answer: the
+// list's count (Prefer: count=exact), a CSV export's file name, ETag, so
+// that a browser client changes a plant safely (If-Match) as any other does,
+// and Idempotent-Replayed, so that it tells a plant it stored from one that
+// was already stored.
+const EXPOSED_HEADERS = [
+  "Link",
+  "X-Request-Id",
+  "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
+  "X-Total-Count",
+  "Preference-Applied",
+  "Content-Disposition",
+  "ETag",
+  "Idempotent-Replayed",
+];
+// Accept is CORS-safelisted; Prefer and the conditional headers are not, so a preflight must allow them.
+const ALLOWED_REQUEST_HEADERS = ["Authorization", "Content-Type", "Prefer", "If-Match", "If-None-Match"];
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 function allowedOrigin(request: Request): string | undefined {

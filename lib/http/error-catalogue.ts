@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from "@/lib/http/body-limits";
+import { MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES } from "@/lib/http/body-limits";
 
 // Every kind of error the API answers, defined once: its status, a short
 // title, what the OpenAPI document says of it, and the headers it always
@@ -41,9 +41,25 @@ export const ERROR_KINDS = {
     description: "The path does not support the method; Allow lists the methods it does",
     headers: { Allow: "The methods the path supports" },
   },
+  NotAcceptable: {
+    status: 406,
+    title: "Not Acceptable",
+    description: "The Accept header asks for none of the media types the operation answers with (application/json, and text/csv for the list)",
+  },
   Conflict: { status: 409, title: "Conflict", description: "A plant with this id already exists with a different name or tag" },
-  PayloadTooLarge: { status: 413, title: "Content Too Large", description: `The request body is larger than ${MAX_BODY_BYTES} bytes` },
-  UnsupportedMediaType: { status: 415, title: "Unsupported Media Type", description: "The request body is not application/json in UTF-8" },
+  PreconditionFailed: {
+    status: 412,
+    title: "Precondition Failed",
+    description: "If-Match names a version of the plant that is no longer the current one: someone changed it meanwhile; nothing was changed",
+    headers: { ETag: "The plant's current version" },
+  },
+  PayloadTooLarge: { status: 413, title: "Content Too Large", description: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BATCH_BODY_BYTES} for a batch)` },
+  UnsupportedMediaType: {
+    status: 415,
+    title: "Unsupported Media Type",
+    description:
+      "The request body is not application/json in UTF-8 (nor, for a batch, text/csv; nor, for a change, application/merge-patch+json: Accept-Patch lists what PATCH takes)",
+  },
   TooManyRequests: {
     status: 429,
     title: "Too Many Requests",

@@ -1,3 +1,5 @@
+import type { NextRequest } from "next/server";
+
 // RFC 8288 web linking, for paging.
 
 /**
@@ -6,8 +8,7 @@
  * resolved against the request URL), so it stays right behind a proxy that
  * rewrites the host, which request.url would not know.
  */
-export function nextPageLink(request: Request, query: Record<string, string>): string {
-  const target = new URL(request.url);
-  target.search = new URLSearchParams(query).toString();
-  return `<${target.pathname}${target.search}>; rel="next"`;
+export function nextPageLink(request: NextRequest, query: Record<string, string>): string {
+  const search = new URLSearchParams(query).toString();
+  return `<${request.nextUrl.pathname}${search && `?${search}`}>; rel="next"`;
 }

@@ -18,3 +18,8 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
   if (!result.success) throw validationError(result.error, whole);
   return result.data;
 }
+
+/** A 400 for one input that breaks a rule no schema can hold (one that compares it with another input, say). */
+export function fieldError(field: string, message: string): ApiError {
+  return new ApiError("BadRequest", message, { details: [{ field, message }] });
+}

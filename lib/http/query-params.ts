@@ -1,3 +1,5 @@
+import type { NextRequest } from "next/server";
+
 // Reads a request's query string for a zod schema.
 
 /**
@@ -8,9 +10,9 @@
  * sees and refuses `constructor` like any unknown name (Next.js itself drops
  * `__proto__` from the query before a handler runs).
  */
-export function readQuery(request: Request): Record<string, string | string[]> {
+export function readQuery(request: NextRequest): Record<string, string | string[]> {
   const values = new Map<string, string[]>();
-  for (const [name, value] of new URL(request.url).searchParams) {
+  for (const [name, value] of request.nextUrl.searchParams) {
     values.set(name, [...(values.get(name) ?? []), value]);
   }
   return Object.fromEntries([...values].map(([name, given]) => [name, given.length === 1 ? given[0]! : given]));

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
-import { createPlant, deletePlant, getPlant, storeNewPlants } from "@/lib/plants/plant-queries";
+import { db } from "@/lib/db/client";
+import { PlantConflictError, PlantNotFoundError, PlantVersionMismatchError } from "@/lib/plants/plant-errors";
+import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, storeNewPlants, updatePlant } from "@/lib/plants/plant-queries";
+import { plantVersionTag } from "@/lib/plants/plant-version";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
 
 // The data layer on a real SQLite file; the HTTP suite covers the same rules
-// through the API. Here: what one batch decides, and the domain errors.
+// through the API. Here: what one batch decides, the domain errors, and
+// changes that race (a write lands between a change's read and its write).
 
 const database = setUpTestDatabase();
 
@@ -47,5 +50,146 @@ describe("getPlant and deletePlant", () => {
     await deletePlant(10n);
     await expect(getPlant(10n)).rejects.toEqual(new PlantNotFoundError(10n));
     await expect(deletePlant(10n)).rejects.toBeInstanceOf(PlantNotFoundError);
+  });
+});
+
+/** The columns a change writes besides name and tag. */
+async function versionRow(id: bigint) {
+  const row = await db().plant.findUnique({ where: { id }, select: { version: true, updatedAt: true, createdAt: true } });
+  return row && { version: row.version, updated: row.updatedAt !== null, createdAt: row.createdAt };
+}
+
+const rename = (name: string) => (stored: Plant): Plant => ({ ...stored, name });
+
+describe("versions", () => {
+  it("a new plant is at version 1, created when the answer says; an identical repeat answers the same version, as already stored", async () => {
+    const { status, ...created } = await createPlant({ id: 20n, name: "Aloe" });
+    const stored = await versionRow(20n);
+    expect(status).toBe("stored");
+    expect(created).toEqual({ plant: { id: 20n, name: "Aloe" }, version: 1, createdAt: stored?.createdAt });
+    expect(await createPlant({ id: 20n, name: "Aloe" })).toEqual({ status: "already stored", ...created });
+    expect(await getVersionedPlant(20n)).toEqual(created);
+  });
+
+  it("tells the plants of one group commit apart: each is stored or already stored on its own", async () => {
+    await createPlant({ id: 22n, name: "Known" });
+    // Called in one turn of the event loop: one batch, one statement.
+    const answers = await Promise.all([createPlant({ id: 22n, name: "Known" }), createPlant({ id: 23n, name: "New" }), createPlant({ id: 23n, name: "New" })]);
+    expect(answers.map(({ status, plant }) => ({ status, id: plant.id }))).toEqual([
+      { status: "already stored", id: 22n },
+      { status: "stored", id: 23n },
+      { status: "already stored", id: 23n },
+    ]);
+  });
+
+  it("reads created_at as Prisma does, whatever the process's time zone", async () => {
+    await createPlant({ id: 21n, name: "Zoned" });
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      expect((await getVersionedPlant(21n)).createdAt).toEqual((await versionRow(21n))?.createdAt);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
+
+describe("updatePlant", () => {
+  it("writes what the change makes: one version more, updated_at set", async () => {
+    await createPlant({ id: 30n, name: "Fern", tag: "green" });
+    const changed = await updatePlant(30n, (stored) => ({ id: stored.id, name: "Fern", tag: undefined }));
+    expect(changed.plant).toEqual({ id: 30n, name: "Fern" });
+    expect(changed.version).toBe(2);
+    expect(await versionRow(30n)).toMatchObject({ version: 2, updated: true });
+    expect(await getVersionedPlant(30n)).toEqual(changed);
+  });
+
+  it("writes nothing for a change that changes nothing", async () => {
+    const created = await createPlant({ id: 31n, name: "Same", tag: "t" });
+    expect(await updatePlant(31n, (stored) => ({ ...stored }))).toEqual({ plant: created.plant, version: created.version, createdAt: created.createdAt });
+    expect(await versionRow(31n)).toMatchObject({ version: 1, updated: false });
+  });
+
+  it("throws PlantNotFoundError for an absent plant, whatever the condition", async () => {
+    await expect(updatePlant(32n, rename("x"))).rejects.toEqual(new PlantNotFoundError(32n));
+    await expect(updatePlant(32n, rename("x"), ["1.0"])).rejects.toEqual(new PlantNotFoundError(32n));
+  });
+
+  it("changes only a plant at a version the condition names", async () => {
+    const created = await createPlant({ id: 33n, name: "Ivy" });
+    const current = plantVersionTag(created);
+    await expect(updatePlant(33n, rename("Not"), ["2.0", `${current}x`])).rejects.toEqual(new PlantVersionMismatchError(33n, { version: 1, createdAt: created.createdAt }));
+    await expect(updatePlant(33n, rename("Not"), [])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    expect(await versionRow(33n)).toMatchObject({ version: 1, updated: false });
+    expect((await updatePlant(33n, rename("Ivy II"), ["2.0", current])).version).toBe(2);
+    // The tag read before the change names a version that is gone.
+    await expect(updatePlant(33n, rename("Ivy III"), [current])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    expect(await getPlant(33n)).toEqual({ id: 33n, name: "Ivy II" });
+  });
+
+  it("loses no change to a write between its read and its own: it changes the plant as it is then", async () => {
+    await createPlant({ id: 34n, name: "Palm", tag: "old" });
+    let calls = 0;
+    const changed = await updatePlant(34n, async (stored) => {
+      // The first time, another writer changes the tag after this change read the plant.
+      if (calls++ === 0) await db().plant.update({ where: { id: 34n }, data: { tag: "new", version: { increment: 1 } } });
+      return { ...stored, name: "Palm II" };
+    });
+    expect(calls).toBe(2);
+    expect(changed).toMatchObject({ plant: { id: 34n, name: "Palm II", tag: "new" }, version: 3 });
+    expect(await getPlant(34n)).toEqual({ id: 34n, name: "Palm II", tag: "new" });
+  });
+
+  it("refuses, under a condition, when a write lands between its read and its own", async () => {
+    const created = await createPlant({ id: 35n, name: "Cactus" });
+    const change = async (stored: Plant) => {
+      await db().plant.update({ where: { id: 35n }, data: { name: "Other", version: { increment: 1 } } });
+      return { ...stored, name: "Mine" };
+    };
+    await expect(updatePlant(35n, change, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    expect(await getPlant(35n)).toEqual({ id: 35n, name: "Other" });
+  });
+
+  it("never changes a new plant under the same id for the one it read, though both are at version 1", async () => {
+    await db().plant.create({ data: { id: 36n, name: "First", createdAt: new Date("2026-01-01T00:00:00.000Z") } });
+    let calls = 0;
+    const change = async (stored: Plant) => {
+      if (calls++ === 0) {
+        await db().plant.delete({ where: { id: 36n } });
+        await db().plant.create({ data: { id: 36n, name: "Second", tag: "kept", createdAt: new Date("2026-01-02T00:00:00.000Z") } });
+      }
+      return { ...stored, name: `${stored.name}, renamed` };
+    };
+    const firstTag = plantVersionTag({ version: 1, createdAt: new Date("2026-01-01T00:00:00.000Z") });
+    await expect(updatePlant(36n, change, [firstTag])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    expect(await getPlant(36n)).toEqual({ id: 36n, name: "Second", tag: "kept" });
+    calls = 1;
+    expect((await updatePlant(36n, change)).plant).toEqual({ id: 36n, name: "Second, renamed", tag: "kept" });
+  });
+
+  it("changes a plant whose created_at another program wrote in its own format", async () => {
+    await db().$executeRaw`INSERT INTO "plants" ("id", "name", "created_at") VALUES (${37n}, 'Raw', '2026-11-23 08:00:00')`;
+    const changed = await updatePlant(37n, rename("Cooked"));
+    expect(changed).toEqual({ plant: { id: 37n, name: "Cooked" }, version: 2, createdAt: new Date("2026-11-23T08:00:00.000Z") });
+    await deletePlant(37n, [plantVersionTag(changed)]);
+    await expect(getPlant(37n)).rejects.toBeInstanceOf(PlantNotFoundError);
+  });
+});
+
+describe("deletePlant under a condition", () => {
+  it("deletes only a plant at a version the condition names", async () => {
+    const created = await createPlant({ id: 40n, name: "Basil" });
+    await expect(deletePlant(40n, ["1.0"])).rejects.toEqual(new PlantVersionMismatchError(40n, { version: 1, createdAt: created.createdAt }));
+    expect(await getPlant(40n)).toEqual({ id: 40n, name: "Basil" });
+    await deletePlant(40n, ["1.0", plantVersionTag(created)]);
+    await expect(deletePlant(40n, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantNotFoundError);
+  });
+
+  it("refuses when a change lands between its read and its delete", async () => {
+    const created = await createPlant({ id: 41n, name: "Mint" });
+    await updatePlant(41n, rename("Mint II"));
+    await expect(deletePlant(41n, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    expect(await getPlant(41n)).toEqual({ id: 41n, name: "Mint II" });
   });
 });

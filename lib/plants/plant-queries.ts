@@ -1,13 +1,20 @@
-import { db, Prisma } from "@/lib/db/client";
-import { groupCommit } from "@/lib/plants/group-commit";
-import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
+import { db, isWriteConflict, Prisma } from "@/lib/db/client";
+import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
+import { groupCommit } from "@/lib/db/group-commit";
+import { PlantConflictError, PlantNotFoundError, PlantVersionMismatchError } from "@/lib/plants/plant-errors";
+import { plantCountQuery, plantListQuery, type PlantOrder, plantPageQuery, type PlantSearch, TAGS_IN_USE } from "@/lib/plants/plant-search";
+import { type PlantVersion, plantVersionTag } from "@/lib/plants/plant-version";
 import { metrics } from "@/lib/server/metrics";
-import type { ListPlantsQuery, NewPlant, Plant } from "@/lib/validations/plant";
+import type { ListPlantsQuery, NewPlant, Plant, PlantFilter } from "@/lib/validations/plant";
+import { wakeWebhookWorker } from "@/lib/webhooks/worker-signal";
 
 // Data access for plants; returns plain objects, never Prisma rows, and
 // throws the domain errors of lib/plants/plant-errors.ts.
 
 export type { Plant };
+
+/** A stored plant and its version (lib/plants/plant-version.ts): what an answer carrying one plant needs for its ETag. */
+export type VersionedPlant = PlantVersion & { plant: Plant };
 
 const PLANT_FIELDS = { id: true, name: true, tag: true } as const;
 
@@ -18,19 +25,38 @@ function toPlant(row: { id: bigint; name: string; tag?: string | null }): Plant 
 // Four bound values a row; far below SQLite's limit of 32766 per statement.
 const MAX_ROWS_PER_INSERT = 500;
 
+/** A plant createPlant answers: stored now, or found stored already (an identical repeat, which wrote nothing). */
+export type CreatedPlant = VersionedPlant & { status: "stored" | "already stored" };
+
 /**
  * Stores a plant. Creating is idempotent: repeating an identical request
- * returns the stored plant and writes nothing; the same id with other data is
- * a PlantConflictError. The primary key, not a prior read, decides races.
+ * returns the stored plant and writes nothing (status "already stored"); the
+ * same id with other data is a PlantConflictError. The primary key, not a
+ * prior read, decides races.
  *
  * A durable commit costs an fsync (about 1 ms on this machine), which
  * better-sqlite3 makes on the event loop, so plants that arrive together are
- * written together (lib/plants/group-commit.ts).
+ * written together (lib/db/group-commit.ts).
  */
-export const createPlant: (plant: NewPlant) => Promise<Plant> = groupCommit((plants) => {
+export const createPlant: (plant: NewPlant) => Promise<CreatedPlant> = groupCommit(async (plants) => {
   metrics().groupCommitBatch.observe(plants.length);
-  return storeNewPlants(plants);
+  try {
+    // Never inside a batch's open transaction: the SQLite adapter makes statements wait for it (lib/db/sqlite.ts).
+    return (await decideNewPlants(db(), plants)).map((outcome) =>
+      outcome.status === "conflict"
+        ? { status: "rejected", reason: outcome.error }
+        : { status: "fulfilled", value: { status: outcome.status, ...versioned(outcome) } },
+    );
+  } finally {
+    // The batch may have written plant.created events (the outbox triggers): no need to wait for the next poll.
+    wakeWebhookWorker();
+  }
 }, MAX_ROWS_PER_INSERT);
+
+/** What became of a new plant: stored now, found stored already (the same plant, with its version), or refused for another plant with its id. */
+export type NewPlantOutcome = ({ status: "stored" | "already stored" } & VersionedPlant) | { status: "conflict"; error: PlantConflictError };
+
+const versioned = ({ plant, version, createdAt }: VersionedPlant): VersionedPlant => ({ plant, version, createdAt });
 
 /**
  * Stores each plant whose id is free, in one statement; one outcome per plant,
@@ -39,64 +65,171 @@ export const createPlant: (plant: NewPlant) => Promise<Plant> = groupCommit((pla
  * the first is inserted and the second meets it as stored.
  */
 export async function storeNewPlants(plants: readonly NewPlant[]): Promise<PromiseSettledResult<Plant>[]> {
-  const outcomes = new Array<PromiseSettledResult<Plant>>(plants.length);
+  return (await decideNewPlants(db(), plants)).map((outcome) =>
+    outcome.status === "conflict" ? { status: "rejected", reason: outcome.error } : { status: "fulfilled", value: outcome.plant },
+  );
+}
+
+// A batch's transaction may wait for other transactions and for row locks held by
+// other batches; it must still end well within a request's time.
+const BATCH_TRANSACTION = { maxWait: 10_000, timeout: 25_000 };
+// Ids are taken in ascending order (insertNew), so batches sharing ids do not
+// deadlock each other on PostgreSQL; should one still be ended as a deadlock
+// (a plant deleted and created again meanwhile, say), nothing of it was kept
+// and it is tried again.
+const BATCH_ATTEMPTS = 3;
+
+/**
+ * Stores a batch of new plants (POST /plants/batch) in one transaction: all of
+ * the new ones, or, if the database fails, none. Each plant is decided as
+ * createPlant decides it; of two with one id, the first in the batch decides.
+ * One outcome per plant, in the batch's order.
+ */
+export async function createPlants(plants: readonly NewPlant[]): Promise<NewPlantOutcome[]> {
+  if (plants.length === 0) return [];
+  // Stable: of two plants with one id, the first still comes first.
+  const order = plants.map((_, index) => index).sort((a, b) => compareIds(plants[a]!.id, plants[b]!.id));
+  const sorted = order.map((index) => plants[index]!);
+  const decided = await withRetries(() =>
+    db().$transaction(async (tx) => {
+      const outcomes: NewPlantOutcome[] = [];
+      for (let start = 0; start < sorted.length; start += MAX_ROWS_PER_INSERT) {
+        outcomes.push(...(await decideNewPlants(tx, sorted.slice(start, start + MAX_ROWS_PER_INSERT))));
+      }
+      return outcomes;
+    }, BATCH_TRANSACTION),
+  );
+  // The batch may have written plant.created events.
+  wakeWebhookWorker();
+  const outcomes = new Array<NewPlantOutcome>(plants.length);
+  order.forEach((index, position) => (outcomes[index] = decided[position]!));
+  return outcomes;
+}
+
+async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let attempts = 1; ; attempts++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isWriteConflict(error) || attempts === BATCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+type Client = Prisma.TransactionClient;
+
+async function decideNewPlants(client: Client, plants: readonly NewPlant[]): Promise<NewPlantOutcome[]> {
+  const outcomes = new Array<NewPlantOutcome>(plants.length);
   let undecided = plants.map((_, index) => index);
   while (undecided.length > 0) {
-    const inserted = await insertNew(undecided.map((index) => plants[index]!));
+    const createdAt = new Date();
+    const inserted = await insertNew(client, undecided.map((index) => plants[index]!), createdAt);
     const taken = undecided.filter((index) => {
       // delete(): a second plant with the same id in this batch finds it gone and is checked against the stored one.
       if (!inserted.delete(plants[index]!.id)) return true;
-      outcomes[index] = { status: "fulfilled", value: toPlant(plants[index]!) };
+      // A new row is at version 1 (the column's default).
+      outcomes[index] = { status: "stored", plant: toPlant(plants[index]!), version: 1, createdAt };
       return false;
     });
-    const stored = await findStored(taken.map((index) => plants[index]!.id));
+    const stored = await findStored(client, taken.map((index) => plants[index]!.id));
     // A plant deleted since the insert found its id taken is tried again as a new plant.
     undecided = taken.filter((index) => {
       const plant = plants[index]!;
       const row = stored.get(plant.id);
       if (!row) return true;
-      const same = row.name === plant.name && row.tag === (plant.tag ?? null);
-      outcomes[index] = same ? { status: "fulfilled", value: toPlant(row) } : { status: "rejected", reason: new PlantConflictError(plant.id) };
+      outcomes[index] = outcomeBeside(plant, row);
       return false;
     });
   }
   return outcomes;
 }
 
-/** Inserts every plant whose id is free; returns the ids inserted. Of two rows with one id, SQLite keeps the first. */
-async function insertNew(plants: NewPlant[]): Promise<Set<bigint>> {
+/** A new plant whose id is taken by `row`: the same plant already stored, or a conflict. */
+function outcomeBeside(plant: NewPlant, row: StoredRow): NewPlantOutcome {
+  const same = row.name === plant.name && row.tag === (plant.tag ?? null);
+  const { version, createdAt } = row;
+  return same ? { status: "already stored", plant: toPlant(row), version, createdAt } : { status: "conflict", error: new PlantConflictError(plant.id) };
+}
+
+/**
+ * What createPlants would answer for these plants at this moment, writing
+ * nothing: the staff import's preview (issue 11). One read of the stored
+ * plants with these ids, then each plant decided in the batch's order as
+ * decideNewPlants decides it: a free id would be stored, and a later plant
+ * with that id meets the first as stored; a taken id is the same plant
+ * already stored, or a conflict. Others may write before the batch runs, so
+ * the batch's own answer may differ; this one never changes the store.
+ */
+export async function previewCreatePlants(plants: readonly NewPlant[]): Promise<NewPlantOutcome[]> {
+  const ids = [...new Set(plants.map((plant) => plant.id))];
+  const stored = new Map<bigint, StoredRow>();
+  // Read in the slices createPlants writes in, so no statement nears an engine's limit on bound values.
+  for (let start = 0; start < ids.length; start += MAX_ROWS_PER_INSERT) {
+    for (const [id, row] of await findStored(db(), ids.slice(start, start + MAX_ROWS_PER_INSERT))) stored.set(id, row);
+  }
   const createdAt = new Date();
-  const rows = plants.map((plant) => Prisma.sql`(${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})`);
-  const inserted = await db().$queryRaw<{ id: bigint }[]>`
+  return plants.map((plant) => {
+    const row = stored.get(plant.id);
+    if (row) return outcomeBeside(plant, row);
+    stored.set(plant.id, { id: plant.id, name: plant.name, tag: plant.tag ?? null, version: 1, createdAt });
+    return { status: "stored", plant: toPlant(plant), version: 1, createdAt };
+  });
+}
+
+/**
+ * Inserts every plant whose id is free; returns the ids inserted. Of two rows
+ * with one id, the first is kept. Rows go in ascending id order (a stable
+ * sort), so writers that meet on PostgreSQL take the ids' locks in one order
+ * and cannot deadlock.
+ */
+async function insertNew(client: Client, plants: NewPlant[], createdAt: Date): Promise<Set<bigint>> {
+  const rows = [...plants].sort((a, b) => compareIds(a.id, b.id)).map((plant) => Prisma.sql`(${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})`);
+  const inserted = await client.$queryRaw<{ id: bigint }[]>`
     INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
     ON CONFLICT (id) DO NOTHING RETURNING id`;
   return new Set(inserted.map((row) => row.id));
 }
 
-async function findStored(ids: bigint[]): Promise<Map<bigint, { id: bigint; name: string; tag: string | null }>> {
+type StoredRow = { id: bigint; name: string; tag: string | null; version: number; createdAt: Date };
+
+async function findStored(client: Client, ids: bigint[]): Promise<Map<bigint, StoredRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db().plant.findMany({ where: { id: { in: ids } }, select: PLANT_FIELDS });
+  const rows = await client.plant.findMany({ where: { id: { in: ids } }, select: { ...PLANT_FIELDS, version: true, createdAt: true } });
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-// The staff list: newest first. Pages are numbered rather than cursor-based
-// so a page is a plain link; created_at has its own index, and the id breaks
-// ties between plants made in the same millisecond so no row shows twice.
+// The staff list (issue 11): the API's filters, in the order a person picks,
+// numbered pages, and the total of the match. Its SQL is lib/plants/plant-search.ts.
 
 export type ListedPlant = Plant & { createdAt: Date };
-export type NewestPlantsPage = { plants: ListedPlant[]; page: number; hasNext: boolean };
+export type PlantListPage = {
+  plants: ListedPlant[];
+  /** How many plants match the filter, on every page. */
+  total: number;
+  /** The page asked for, counted from 1; it may lie past the last page, and then has no plants. */
+  page: number;
+  /** How many pages the match fills; 1 when nothing matches. */
+  pageCount: number;
+};
 
 export const PLANTS_PAGE_SIZE = 20;
 
-export async function listNewestPlants(page: number, pageSize = PLANTS_PAGE_SIZE): Promise<NewestPlantsPage> {
-  const rows = await db().plant.findMany({
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: (page - 1) * pageSize,
-    take: pageSize + 1,
-    select: { id: true, name: true, tag: true, createdAt: true },
-  });
-  const plants = rows.slice(0, pageSize).map((row) => ({ ...toPlant(row), createdAt: row.createdAt }));
-  return { plants, page, hasNext: rows.length > pageSize };
+export async function findPlantsPage(
+  { filter, order, page }: { filter: PlantFilter; order: PlantOrder; page: number },
+  pageSize = PLANTS_PAGE_SIZE,
+): Promise<PlantListPage> {
+  const { query, values } = plantListQuery(filter, order, { offset: (page - 1) * pageSize, limit: pageSize });
+  const [count, rows] = await Promise.all([countPlants(filter), readRows(query, values)]);
+  const total = Number(count);
+  const plants = rows.map((row) => ({ ...plantFromRow(row), createdAt: dateCell(row.created_at) }));
+  return { plants, total, page, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** The tags plants have, for the tag filter to suggest; a bounded few, ignoring case in their order. */
+export async function listTagsInUse(limit = 200): Promise<string[]> {
+  return (await readRows(TAGS_IN_USE, [limit])).map((row) => stringCell(row.tag));
 }
 
 export type PlantPage = {
@@ -105,27 +238,156 @@ export type PlantPage = {
   nextAfter?: bigint;
 };
 
-/**
- * Plants in id order, `limit` at a time, after the `after` cursor. One more
- * row than asked says whether another page exists. Raw SQL: the API's hot read
- * skips Prisma's query compiler (a model query costs about twice as much here).
- */
-export async function listPlants({ limit, after }: ListPlantsQuery): Promise<PlantPage> {
-  const from = after === undefined ? Prisma.empty : Prisma.sql`WHERE id > ${after}`;
-  const rows = await db().$queryRaw<{ id: bigint; name: string; tag: string | null }[]>`
-    SELECT id, name, tag FROM plants ${from} ORDER BY id LIMIT ${limit + 1}`;
-  const plants = rows.slice(0, limit).map(toPlant);
+// The API's reads are direct reads (lib/db/direct-reads.ts): the list is the
+// hot one, and one plant costs the same to read either way. Its SQL, filters
+// included, is lib/plants/plant-search.ts.
+const ONE_PLANT = directQuery(`SELECT "id", "name", "tag", "version", "created_at" FROM "plants" WHERE "id" = ?`);
+
+function plantFromRow(row: DirectRow): Plant {
+  return toPlant({ id: bigintCell(row.id), name: stringCell(row.name), tag: optionalStringCell(row.tag) });
+}
+
+/** Matching plants in id order, `limit` at a time, after the `after` cursor. One more row than asked says whether another page exists. */
+export async function listPlants({ limit, after, tag, q }: ListPlantsQuery): Promise<PlantPage> {
+  const { query, values } = plantPageQuery({ tag, q, after }, limit + 1);
+  const rows = await readRows(query, values);
+  const plants = rows.slice(0, limit).map(plantFromRow);
   const last = plants.at(-1);
   return rows.length > limit && last ? { plants, nextAfter: last.id } : { plants };
 }
 
-export async function getPlant(id: bigint): Promise<Plant> {
-  const row = await db().plant.findUnique({ where: { id }, select: PLANT_FIELDS });
-  if (!row) throw new PlantNotFoundError(id);
-  return toPlant(row);
+/** How many plants match the filter, whatever page a client is on. */
+export async function countPlants(filter: PlantFilter): Promise<bigint> {
+  const { query, values } = plantCountQuery(filter);
+  const [row] = await readRows(query, values);
+  return bigintCell(row?.count);
 }
 
-export async function deletePlant(id: bigint): Promise<void> {
-  const { count } = await db().plant.deleteMany({ where: { id } });
-  if (count === 0) throw new PlantNotFoundError(id);
+/**
+ * Every matching plant in id order, a page of `pageSize` at a time, for an
+ * export: each page is read when the consumer asks for it (keyset paging,
+ * past the reader's kept answers), so a large store is never in memory at
+ * once. Not a snapshot: a plant deleted before its page is read is not
+ * given, one created behind the cursor is not seen; none is given twice.
+ */
+export async function* plantPages(found: PlantSearch, pageSize: number): AsyncGenerator<Plant[]> {
+  let after = found.after;
+  for (;;) {
+    const { query, values } = plantPageQuery({ ...found, after }, pageSize);
+    const plants = (await readRows(query, values, { keep: false })).map(plantFromRow);
+    if (plants.length > 0) yield plants;
+    const last = plants.at(-1);
+    if (plants.length < pageSize || !last) return;
+    after = last.id;
+  }
+}
+
+/** A stored plant as the staff see it: its version, and when it was added and last changed (null until it is). */
+export type PlantRecord = VersionedPlant & { updatedAt: Date | null };
+
+const PLANT_RECORD = directQuery(`SELECT "id", "name", "tag", "version", "created_at", "updated_at" FROM "plants" WHERE "id" = ?`);
+
+/** The plant with this id as the staff see it, or undefined when there is none. */
+export async function findPlantRecord(id: bigint): Promise<PlantRecord | undefined> {
+  const [row] = await readRows(PLANT_RECORD, [id]);
+  if (!row) return undefined;
+  return { plant: plantFromRow(row), version: Number(bigintCell(row.version)), createdAt: dateCell(row.created_at), updatedAt: optionalDateCell(row.updated_at) };
+}
+
+export async function getPlant(id: bigint): Promise<Plant> {
+  return (await getVersionedPlant(id)).plant;
+}
+
+export async function getVersionedPlant(id: bigint): Promise<VersionedPlant> {
+  const current = await readCurrent(id);
+  if (!current) throw new PlantNotFoundError(id);
+  return current.stored;
+}
+
+/**
+ * A plant as read now, with its created_at cell exactly as the driver gave
+ * it: a write bound to it meets the very value stored, whatever text a SQLite
+ * row holds its time in.
+ */
+type CurrentPlant = { stored: VersionedPlant; createdAtCell: Cell };
+
+async function readCurrent(id: bigint): Promise<CurrentPlant | undefined> {
+  const [row] = await readRows(ONE_PLANT, [id]);
+  if (!row) return undefined;
+  const stored = { plant: plantFromRow(row), version: Number(bigintCell(row.version)), createdAt: dateCell(row.created_at) };
+  return { stored, createdAtCell: row.created_at ?? null };
+}
+
+/**
+ * Which versions a conditional write accepts: the tags (plantVersionTag) of
+ * any of which the plant must be at; undefined for any version. A plant that
+ * does not exist is never written, whatever the condition.
+ */
+export type VersionCondition = readonly string[] | undefined;
+
+// What an attempt answers when the plant changed between the read and the write.
+const LOST_RACE = Symbol("lost race");
+
+/**
+ * Writes a plant only as it was read: reads it, checks the condition, and
+ * lets `attempt` write under a compare-and-swap on what was read (WHERE
+ * version = ? AND created_at = ?, so neither another change nor a new plant
+ * under the same id is overwritten). When the plant changed in between, the
+ * attempt matches no row and all is done again on the plant as it is now, so
+ * no change is lost and the condition is judged against the current version.
+ */
+async function writeAsRead<T>(id: bigint, condition: VersionCondition, attempt: (current: CurrentPlant) => Promise<T | typeof LOST_RACE>): Promise<T> {
+  let lost: VersionedPlant | undefined;
+  for (;;) {
+    const current = await readCurrent(id);
+    if (!current) throw new PlantNotFoundError(id);
+    const { version, createdAt } = current.stored;
+    if (condition && !condition.includes(plantVersionTag({ version, createdAt }))) throw new PlantVersionMismatchError(id, { version, createdAt });
+    // A race is lost only to a write committed in between, which the next read sees: without one, the
+    // compare-and-swap cannot match (a bug), and trying again would never end.
+    if (lost && lost.version === version && lost.createdAt.getTime() === createdAt.getTime()) {
+      throw new Error(`plant ${id}: a write as read matched no row, yet the plant is unchanged`);
+    }
+    const outcome = await attempt(current);
+    if (outcome !== LOST_RACE) return outcome;
+    lost = current.stored;
+  }
+}
+
+/**
+ * Changes a plant's name and tag to what `change` makes of the stored plant
+ * (called again on each attempt, so it always sees the plant it changes).
+ * A change that changes nothing writes nothing: no new version, no event.
+ * Otherwise the version goes up by one and updated_at is set; the database
+ * writes the plant.updated event in the same transaction (the outbox trigger).
+ */
+export async function updatePlant(id: bigint, change: (stored: Plant) => Plant | Promise<Plant>, condition?: VersionCondition): Promise<VersionedPlant> {
+  return writeAsRead(id, condition, async ({ stored: current, createdAtCell }) => {
+    const next = await change(current.plant);
+    if (next.id !== id) throw new TypeError(`a change cannot give plant ${id} another id`);
+    const tag = next.tag ?? null;
+    if (next.name === current.plant.name && tag === (current.plant.tag ?? null)) return current;
+    const changed = await db().$executeRaw`
+      UPDATE "plants" SET "name" = ${next.name}, "tag" = ${tag}, "version" = "version" + 1, "updated_at" = ${new Date()}
+      WHERE "id" = ${id} AND "version" = ${current.version} AND "created_at" = ${createdAtCell}`;
+    if (changed === 0) return LOST_RACE;
+    wakeWebhookWorker();
+    return { plant: toPlant({ id, name: next.name, tag }), version: current.version + 1, createdAt: current.createdAt };
+  });
+}
+
+/** Deletes a plant; with a condition, only at one of the versions it names (a compare-and-swap, as updatePlant). */
+export async function deletePlant(id: bigint, condition?: VersionCondition): Promise<void> {
+  if (condition === undefined) {
+    const { count } = await db().plant.deleteMany({ where: { id } });
+    if (count === 0) throw new PlantNotFoundError(id);
+  } else {
+    await writeAsRead(id, condition, async ({ stored, createdAtCell }) => {
+      const deleted = await db().$executeRaw`
+        DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`;
+      return deleted === 0 ? LOST_RACE : undefined;
+    });
+  }
+  // The delete may have written a plant.deleted event.
+  wakeWebhookWorker();
 }

@@ -51,6 +51,23 @@ const rateLimitSchema = z.string().transform((text, ctx): RateLimit | null => {
 
 export type RateLimit = { points: number; durationSeconds: number };
 
+/** A boolean variable: true or false (any case). */
+const booleanSchema = z
+  .string()
+  .transform((text) => text.trim().toLowerCase())
+  .pipe(z.enum(["true", "false"], "must be true or false"))
+  .transform((text) => text === "true");
+
+/** Webhook retry delays: comma-separated durations such as 0,5s,5m,30m (ms's syntax; 0 is at once). */
+const retryScheduleSchema = z.string().transform((text, ctx): number[] => {
+  const delays = text.split(",").map((part) => (part.trim() === "0" ? 0 : (ms(part.trim() as ms.StringValue) as number | undefined)));
+  if (delays.length === 0 || delays.some((delay) => delay === undefined || !(delay >= 0))) {
+    ctx.addIssue({ code: "custom", message: "must be comma-separated durations such as 0,5s,5m,30m,2h,5h,10h,10h" });
+    return z.NEVER;
+  }
+  return delays as number[];
+});
+
 // With PostgreSQL the app may run as several instances, and each must hold
 // the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
@@ -94,6 +111,13 @@ const variablesSchema = z.object({
     // Failed sign-ins, per client address and per account (whether or not it exists).
     RATE_LIMIT_SIGN_IN_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
     RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
+    // Webhooks: whether this process runs the delivery worker (off when `npm run worker` runs it apart),
+    // the delays before each attempt, how long a receiver has to answer, and whether endpoints may be
+    // http:// URLs and private, loopback or link-local addresses (for tests and closed networks only).
+    WEBHOOK_WORKER: z.enum(["on", "off"], "must be on or off").default("on"),
+    WEBHOOK_RETRY_SCHEDULE: retryScheduleSchema.default([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+    WEBHOOK_TIMEOUT_MS: milliseconds.default(15_000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema.default(false),
   });
 
 /** Every variable the app reads (.env.example documents each; a test keeps the two in step). */
@@ -144,6 +168,13 @@ const envSchema = variablesSchema
         anonymous: vars.RATE_LIMIT_ANONYMOUS,
         signInAddress: vars.RATE_LIMIT_SIGN_IN_ADDRESS,
         signInAccount: vars.RATE_LIMIT_SIGN_IN_ACCOUNT,
+      },
+      webhooks: {
+        worker: vars.WEBHOOK_WORKER === "on",
+        /** Milliseconds to wait before each attempt: the first is at the event, the last is the last. */
+        retryScheduleMs: vars.WEBHOOK_RETRY_SCHEDULE,
+        timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+        allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       },
     };
   });

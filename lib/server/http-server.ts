@@ -4,17 +4,21 @@ import type { Duplex } from "node:stream";
 import next from "next";
 import { allowedMethods, operationPath } from "@/lib/api/operations";
 import { bearerChallenge } from "@/lib/auth/bearer-token";
+import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { ApiError } from "@/lib/http/api-error";
+import { apiResource } from "@/lib/http/browser-pages";
 import { errorResponse } from "@/lib/http/error-response";
-import { securityHeaders } from "@/lib/http/security-headers";
+import { SERVICE_WORKER_PATH, securityHeaders, serviceWorkerContentSecurityPolicy } from "@/lib/http/security-headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import { recordRequest } from "@/lib/server/request-record";
+import { varyAlwaysOn } from "@/lib/server/response-vary";
 import { shutDownOnSignals } from "@/lib/server/shutdown";
 import { startServer } from "@/lib/server/startup";
+import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 // The production server (npm start): Next.js's own request handler, the same
 // one `next start` uses, behind a node:http server of our own. Owning the
@@ -30,7 +34,10 @@ export async function runServer(): Promise<void> {
   const config = env();
   // Migrations first: the port opens only on a database that is ready.
   await startServer();
-  const app = next({ dev: false, dir: process.cwd(), hostname: config.host, port: config.port });
+  if (config.database.provider === "sqlite") startSqliteCheckpoints(config.database.path);
+  // Off where `npm run worker` sends the webhooks from a process of its own.
+  const webhookWorker = config.webhooks.worker ? startWebhookWorker() : undefined;
+  const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
 
@@ -40,12 +47,15 @@ export async function runServer(): Promise<void> {
   const connectionsCheckingInterval = Math.min(1_000, headersMs, requestMs);
   const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval }, (request, response) => {
     for (const [name, value] of Object.entries(hardening)) response.setHeader(name, value);
+    // A worker's CSP comes with its script, and must let the worker fetch what it keeps and sends.
+    if (request.url?.split("?")[0] === SERVICE_WORKER_PATH) response.setHeader("content-security-policy", serviceWorkerContentSecurityPolicy());
     const refusal = refuse(request);
     if (refusal) {
       void answer(request, response, refusal);
       return;
     }
     request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(request, config.trustProxy);
+    if (hasPageByAccept(request.url ?? "/")) varyAlwaysOn(response, "Accept");
     if (lifecycle().shuttingDown) response.setHeader("connection", "close");
     void handle(request, response);
   });
@@ -55,8 +65,35 @@ export async function runServer(): Promise<void> {
 
   await listen(server, config.port, config.host);
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
-  shutDownOnSignals({ server, app, metricsServer, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  shutDownOnSignals({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
+}
+
+/**
+ * Whether the URL is an API resource that a browser's page load gets the
+ * staff page for (proxy.ts), so that every answer there depends on Accept
+ * (RFC 9110 section 12.5.5).
+ */
+function hasPageByAccept(url: string): boolean {
+  if (!url.startsWith("/plants")) return false;
+  const resource = apiResource(new URL(url, "http://localhost").pathname);
+  return resource !== undefined && resource.kind !== "operation";
+}
+
+// A loopback address as Next.js's proxy (middleware) writes it in its URLs (NextURL: 127.x.x.x and [::1] become localhost).
+const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|::1|localhost)$/;
+
+/**
+ * The host Next.js names its own URLs after. Next compares a rewrite made in
+ * proxy.ts with `http://<hostname>:<port>`, while the proxy sees a loopback
+ * host as "localhost": under HOST=127.0.0.1 the two differ, and Next takes
+ * the app's own rewrite (a browser's /plants/{id} to the plant's page) for
+ * one to another server, and fails it with a 500 ("Failed to proxy"). Naming
+ * loopback "localhost" makes them agree; the server still listens on the
+ * configured address, and Next never connects to this name itself.
+ */
+function nextHostname(host: string): string {
+  return LOOPBACK.test(host) ? "localhost" : host;
 }
 
 /** An answer for a request Next.js cannot be given, with the operation named for the request log. */

@@ -44,6 +44,14 @@ function createMetrics() {
       registers,
     }),
     databaseErrors: new Counter({ name: "plant_store_database_errors_total", help: "Requests that failed on a database error", registers }),
+    // One per attempt: delivered (2xx), retrying (failed, another attempt is scheduled), failed (failed,
+    // none is left), gone (410: the endpoint is disabled), refused (the target rules forbade the address).
+    webhookDeliveries: new Counter({
+      name: "plant_store_webhook_deliveries_total",
+      help: "Webhook delivery attempts, by outcome",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
   };
 }
 

@@ -12,5 +12,12 @@ export function existingProcessGlobal<T>(name: string): T | undefined {
   return holder<T>()[key(name)];
 }
 
+/** Takes the value out, if this process has made it: the next processGlobal() makes a new one. */
+export function takeProcessGlobal<T>(name: string): T | undefined {
+  const value = holder<T>()[key(name)];
+  delete holder<T>()[key(name)];
+  return value;
+}
+
 const holder = <T>() => globalThis as unknown as Record<symbol, T | undefined>;
 const key = (name: string) => Symbol.for(`plant-store.${name}`);

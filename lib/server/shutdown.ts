@@ -1,8 +1,10 @@
 import type { Server } from "node:http";
 import { disconnectDatabase } from "@/lib/db/client";
+import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { describeError, log } from "@/lib/server/log";
+import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 // A clean stop on deploy (SIGTERM) or Ctrl-C (SIGINT): readiness turns 503 at
 // once; after the configured delay (time for a load balancer to notice) the
@@ -10,15 +12,24 @@ import { describeError, log } from "@/lib/server/log";
 // waiting in the group commit is written and answered as part of its
 // request), Next.js and the database close, and the process exits 0. If the
 // requests in flight take longer than the deadline, the connections left are
-// cut and it exits 1.
+// cut and it exits 1. The webhook worker stops claiming at the same moment
+// the port closes; its attempts in flight get half the deadline to finish,
+// then are cut short and their deliveries given back for another worker.
 
-type Running = { server: Server; app: { close(): Promise<void> }; metricsServer?: Server; delayMs: number; timeoutMs: number };
+type Running = {
+  server: Server;
+  app: { close(): Promise<void> };
+  metricsServer?: Server;
+  webhookWorker?: WebhookWorker;
+  delayMs: number;
+  timeoutMs: number;
+};
 
 export function shutDownOnSignals(running: Running): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal, running));
 }
 
-async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, webhookWorker, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });
@@ -29,6 +40,7 @@ async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, de
     process.exit(1);
   }, timeoutMs);
   try {
+    const workerStopped = webhookWorker?.stop(Math.floor(timeoutMs / 2));
     // close() refuses new connections and closes idle keep-alive ones; a busy
     // connection closes once its answer is sent (answers now carry Connection: close).
     server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
@@ -36,7 +48,9 @@ async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, de
     server.closeIdleConnections();
     await drained;
     await app.close();
-    await Promise.all([disconnectDatabase(), closeRateLimits()]);
+    // Before the database closes: the worker records its last outcomes and gives back its claims.
+    await workerStopped;
+    await Promise.all([disconnectDatabase(), closeRateLimits(), stopSqliteCheckpoints()]);
     metricsServer?.close();
     clearTimeout(deadline);
     log.info("shut down", { signal });

@@ -4,7 +4,7 @@ import { z } from "zod";
 // the OpenAPI document and for the type of what lib/api-error.ts writes.
 
 export const fieldIssueSchema = z.object({
-  field: z.string().describe("The input that failed: a field's path, or (body), (query), (path) for the whole"),
+  field: z.string().describe("The input that failed: a field's path, or (body), (query), (path) for the whole, and in a batch (item) or (row)"),
   message: z.string().describe("What is wrong with it"),
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INT64_MAX, INT64_MIN, newPlantSchema } from "@/lib/validations/plant";
+import { applyPlantPatch, INT64_MAX, INT64_MIN, newPlantSchema, plantPatchSchema } from "@/lib/validations/plant";
 
 function problems(input: unknown): string[] {
   const result = newPlantSchema.safeParse(input);
@@ -49,5 +49,46 @@ describe("newPlantSchema", () => {
 
   it("names every failing field at once", () => {
     expect(problems({ id: "x", name: "", tag: null })).toHaveLength(3);
+  });
+});
+
+describe("plantPatchSchema and applyPlantPatch", () => {
+  const stored = { id: 7n, name: "Fern", tag: "green" };
+  const patched = (patch: unknown) => applyPlantPatch(stored, plantPatchSchema.parse(patch));
+
+  it.each([
+    [{}, stored],
+    [{ name: "Ivy" }, { id: 7n, name: "Ivy", tag: "green" }],
+    [{ tag: "blue" }, { id: 7n, name: "Fern", tag: "blue" }],
+    [{ tag: null }, { id: 7n, name: "Fern" }],
+    [{ id: 7n, name: "Ivy", tag: null }, { id: 7n, name: "Ivy" }],
+  ])("merges %o into the stored plant (RFC 7396)", (patch, result) => {
+    expect(patched(patch)).toEqual(result);
+    expect(newPlantSchema.safeParse(patched(patch)).success).toBe(true);
+  });
+
+  it("adds a tag to a plant without one", () => {
+    expect(applyPlantPatch({ id: 1n, name: "Bare" }, plantPatchSchema.parse({ tag: "new" }))).toEqual({ id: 1n, name: "Bare", tag: "new" });
+  });
+
+  it.each([
+    [{ name: "" }, "name must not be empty"],
+    [{ name: null }, "name must be a string"],
+    [{ name: "x".repeat(201) }, "name must be at most 200 characters (got 201)"],
+    [{ tag: "" }, "tag must not be empty"],
+    [{ tag: 5 }, "tag must be a string"],
+    [{ id: "7" }, "id must be an integer"],
+    [{ colour: "green", size: 2 }, "unknown fields: colour, size"],
+    [[], "the body must be a JSON object (a PlantPatch)"],
+    [null, "the body must be a JSON object (a PlantPatch)"],
+  ])("refuses %o with the create rules' message %j", (patch, message) => {
+    const result = plantPatchSchema.safeParse(patch);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.message).join("; ")).toContain(message);
+  });
+
+  it("leaves a stored plant that breaks today's rules to newPlantSchema to refuse", () => {
+    const merged = applyPlantPatch({ id: 1n, name: "   " }, plantPatchSchema.parse({ tag: "t" }));
+    expect(newPlantSchema.safeParse(merged).error?.issues.map((issue) => issue.message)).toEqual(["name must not be only whitespace"]);
   });
 });

@@ -27,14 +27,18 @@ export const plantIdSchema = int64Schema("id");
 // C0, DEL and C1 controls (Unicode category Cc).
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-/** What is wrong with a text value, or undefined; lengths count Unicode code points, as JSON Schema does. */
-function textProblem(value: string, max: number): string | undefined {
+/**
+ * What is wrong with a text value, or undefined; lengths count Unicode code
+ * points, as JSON Schema does. A search text may be only whitespace (" " is
+ * a fair substring of "Boston fern"); a stored name or tag may not.
+ */
+function textProblem(value: string, max: number, { blankAllowed = false } = {}): string | undefined {
   if (!value.isWellFormed()) return "must be valid Unicode (it has an unpaired surrogate)";
   if (CONTROL_CHARACTER.test(value)) return "must not contain control characters";
   const length = [...value].length;
   if (length === 0) return "must not be empty";
   if (length > max) return `must be at most ${max} characters (got ${length})`;
-  if (value.trim() === "") return "must not be only whitespace";
+  if (!blankAllowed && value.trim() === "") return "must not be only whitespace";
   return undefined;
 }
 
@@ -51,19 +55,22 @@ function textSchema(field: string, max: number) {
 export const plantNameSchema = textSchema("name", PLANT_NAME_MAX).describe("The name of the plant");
 export const plantTagSchema = textSchema("tag", PLANT_TAG_MAX).describe("Tag that specifies the type of the plant");
 
+/** The messages of a body object's own issues: unknown fields named, and a body that is no object. */
+function bodyObjectError(schemaName: string) {
+  return (issue: z.core.$ZodRawIssue): string | undefined => {
+    if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
+    if (issue.code === "invalid_type") return `the body must be a JSON object (a ${schemaName})`;
+    return undefined;
+  };
+}
+
 export const newPlantSchema = z.strictObject(
   {
     id: plantIdSchema.describe("Identification number of the plant"),
     name: plantNameSchema,
     tag: plantTagSchema.optional(),
   },
-  {
-    error: (issue) => {
-      if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
-      if (issue.code === "invalid_type") return "the body must be a JSON object (a NewPlant)";
-      return undefined;
-    },
-  },
+  { error: bodyObjectError("NewPlant") },
 ).describe("A plant to store. name and tag must not be only whitespace nor contain control characters; lengths count Unicode code points");
 
 export type NewPlant = z.infer<typeof newPlantSchema>;
@@ -79,6 +86,36 @@ export const plantFieldSchema = newPlantSchema.keyof();
 export type PlantField = z.infer<typeof plantFieldSchema>;
 
 export type Plant = z.infer<typeof plantSchema>;
+
+/**
+ * A change to a stored plant, as a JSON Merge Patch (RFC 7396): a field
+ * present replaces the stored one, `"tag": null` removes the tag, a field
+ * absent stays as stored. The plant it makes must pass newPlantSchema, as a
+ * new plant must (applyPlantPatch). An id, if present, must be the plant's
+ * own (the route checks it against the path): ids never change.
+ */
+export const plantPatchSchema = z
+  .strictObject(
+    {
+      id: plantIdSchema.optional().describe("The plant's own id, if present: an id cannot change"),
+      name: plantNameSchema.optional(),
+      tag: plantTagSchema.nullable().optional().describe("Tag that specifies the type of the plant; null removes it"),
+    },
+    { error: bodyObjectError("PlantPatch") },
+  )
+  .describe("A JSON Merge Patch (RFC 7396) of a plant: the fields to change; null removes the tag. The plant it makes must follow the NewPlant rules");
+
+export type PlantPatch = z.infer<typeof plantPatchSchema>;
+
+/** The plant a patch makes of the stored one (RFC 7396 section 2), for newPlantSchema to judge as it judges a new plant. */
+export function applyPlantPatch(stored: Plant, patch: PlantPatch): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...stored };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null) delete merged[field];
+    else merged[field] = value;
+  }
+  return merged;
+}
 
 // URL text is not JSON: an id in a path or query is a decimal integer written
 // the one canonical way (no sign on zero, no leading zeros, no "+", no
@@ -108,28 +145,82 @@ export const PLANT_LIST_LIMIT_MAX = 100;
 
 const LIMIT_RULE = `limit must be an integer from 1 to ${PLANT_LIST_LIMIT_MAX}`;
 
+/**
+ * A filter's text in a URL, bounded as the field it searches is: a value no
+ * plant could match (too long, control characters) is a mistake worth a 400,
+ * not an empty answer. An empty value is refused too rather than read as "no
+ * filter": `tag=` from a blank form field would otherwise widen a search, or
+ * a CSV export, to every plant without a word.
+ */
+function filterText(field: string, max: number, { blankAllowed }: { blankAllowed: boolean }) {
+  return z
+    .string({ error: (issue) => (Array.isArray(issue.input) ? `${field} must be given once` : `${field} must be a string`) })
+    .superRefine((value, ctx) => {
+      const problem = textProblem(value, max, { blankAllowed });
+      if (!problem) return;
+      const hint = value === "" ? `; leave ${field} out to list every plant` : "";
+      ctx.addIssue({ code: "custom", message: `${field} ${problem}${hint}` });
+    })
+    .meta({ minLength: 1, maxLength: max });
+}
+
+// What to find (issue 10); the JSON list and the CSV export take the same filters.
+const plantFilterShape = {
+  tag: filterText("tag", PLANT_TAG_MAX, { blankAllowed: false })
+    .optional()
+    .describe("Only plants with exactly this tag (case and accents count)"),
+  q: filterText("q", PLANT_NAME_MAX, { blankAllowed: true })
+    .optional()
+    .describe(
+      "Only plants whose name contains this text, ignoring case (Unicode lowercase: FERN finds Boston fern, ÉCOLE finds école); " +
+        "every character is literal, % and _ included",
+    ),
+};
+
+const afterSchema = int64Text("after").optional().describe("Answer only plants whose id is greater than this; the Link header's next URL sets it");
+
+function unknownParameters(known: string, explain: (name: string) => string | undefined = () => undefined) {
+  return (issue: z.core.$ZodRawIssue) => {
+    if (issue.code !== "unrecognized_keys") return undefined;
+    const explained = issue.keys.map(explain).find((text) => text !== undefined);
+    return explained ?? `unknown query parameter${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}; known: ${known}`;
+  };
+}
+
 export const listPlantsQuerySchema = z.strictObject(
   {
     limit: integerText(LIMIT_RULE)
       .transform(Number)
       .pipe(z.int(LIMIT_RULE).min(1, LIMIT_RULE).max(PLANT_LIST_LIMIT_MAX, LIMIT_RULE).meta({ format: "int32" }))
       .default(PLANT_LIST_LIMIT_DEFAULT)
-      .describe("How many plants to answer at most"),
-    after: int64Text("after")
-      .optional()
-      .describe("Answer only plants whose id is greater than this; the Link header's next URL sets it"),
+      .describe("How many plants to answer at most (JSON only: a CSV export answers every matching plant)"),
+    after: afterSchema,
+    ...plantFilterShape,
   },
-  {
-    error: (issue) => {
-      if (issue.code === "unrecognized_keys") {
-        return `unknown query parameter${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}; known: limit, after`;
-      }
-      return undefined;
-    },
-  },
+  { error: unknownParameters("limit, after, tag, q") },
 );
 
 export type ListPlantsQuery = z.infer<typeof listPlantsQuerySchema>;
+
+/**
+ * The query of a CSV export (GET /plants with Accept: text/csv): the list's
+ * filters, every matching plant, no pages. `after` still applies, so an export
+ * cut short resumes after the last id it delivered; `limit` is refused rather
+ * than ignored, since a client sending it expects fewer rows than it would get.
+ */
+export const exportPlantsQuerySchema = z.strictObject(
+  { after: afterSchema, ...plantFilterShape },
+  {
+    error: unknownParameters("after, tag, q", (name) =>
+      name === "limit" ? "limit does not apply to a CSV export, which answers every matching plant; leave it out (after= resumes an export)" : undefined,
+    ),
+  },
+);
+
+export type ExportPlantsQuery = z.infer<typeof exportPlantsQuerySchema>;
+
+/** Which plants a list, a count or an export is about. */
+export type PlantFilter = Pick<ListPlantsQuery, "tag" | "q">;
 
 // The staff form types the id as text so it never passes through a JS number
 // (which would round anything above 2^53); it becomes a bigint here and then

@@ -334,13 +334,17 @@ describe("authentication (RFC 6750)", () => {
 });
 
 describe("duplicates", () => {
-  it("an identical retry answers 200 with the stored plant and writes nothing", async () => {
+  it("an identical retry answers 200 with the stored plant, says Idempotent-Replayed: true, and writes nothing", async () => {
     const id = freshId();
     const body = `{"id":${id},"name":"Fern","tag":"green"}`;
-    expect((await post(body)).status).toBe(200);
+    const first = await post(body);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
     const before = await app.database.query("SELECT * FROM plants WHERE id = $1", [id]);
     const retry = await post(body);
     expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
     expect(await retry.text()).toBe(body);
     expect(await app.database.query("SELECT * FROM plants WHERE id = $1", [id])).toEqual(before);
   });
@@ -356,11 +360,13 @@ describe("duplicates", () => {
     expect((await storedPlants(app.database)).find((plant) => plant.id === id)).toEqual({ id, name: "Fern", tag: "green" });
   });
 
-  it("concurrent identical requests yield one row and 200 for all", async () => {
+  it("concurrent identical requests yield one row and 200 for all, exactly one of them not replayed", async () => {
     const id = 9007199254740993n + freshId();
     const body = `{"id":${id},"name":"Fern"}`;
     const responses = await Promise.all(Array.from({ length: 30 }, () => post(body)));
     expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
+    expect(responses.filter((response) => response.headers.get("idempotent-replayed") === null)).toHaveLength(1);
+    expect(responses.filter((response) => response.headers.get("idempotent-replayed") === "true")).toHaveLength(29);
     expect((await storedPlants(app.database)).filter((plant) => plant.id === id)).toHaveLength(1);
   });
 

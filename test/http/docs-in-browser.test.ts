@@ -33,8 +33,20 @@ describe("the API reference at /docs", () => {
     await page.goto(`${app.url}/docs`);
     const operations = page.locator(".opblock-summary");
     await operations.first().waitFor();
-    expect(await page.locator(".opblock-summary-method").allTextContents()).toEqual(["GET", "POST", "GET", "DELETE"]);
-    expect(await page.locator(".opblock-summary-path").allTextContents()).toEqual(["/plants", "/plants", "/plants/{id}", "/plants/{id}"]);
+    // The six operations, then the four webhook events (OpenAPI 3.1 webhooks), each a POST to the receiver.
+    expect(await page.locator(".opblock-summary-method").allTextContents()).toEqual(["GET", "POST", "POST", "GET", "PATCH", "DELETE", "POST", "POST", "POST", "POST"]);
+    expect(await page.locator(".opblock-summary-path").allTextContents()).toEqual([
+      "/plants",
+      "/plants",
+      "/plants/batch",
+      "/plants/{id}",
+      "/plants/{id}",
+      "/plants/{id}",
+      "plant.created",
+      "plant.updated",
+      "plant.deleted",
+      "webhook.test",
+    ]);
     // Expanding an operation resolves its references (this is what breaks when Swagger UI is mis-bundled).
     await operations.nth(1).click();
     const statuses = page.locator(".responses-table tbody .response-col_status");

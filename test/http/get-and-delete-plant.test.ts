@@ -107,16 +107,17 @@ describe("DELETE /plants/{id}", () => {
 });
 
 describe("other methods on /plants/{id}", () => {
-  it.each(["PUT", "PATCH", "POST"])("%s answers 405 with Allow", async (method) => {
+  it.each(["PUT", "POST"])("%s answers 405 with Allow", async (method) => {
     const { status, headers, text } = await call(method, "/1");
     expect(status).toBe(405);
-    expect(headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
-    expect(parseExactJson(text)).toEqual({ error: 405n, message: `method ${method} is not allowed here; allowed: GET, HEAD, DELETE, OPTIONS` });
+    expect(headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE, OPTIONS");
+    expect(parseExactJson(text)).toEqual({ error: 405n, message: `method ${method} is not allowed here; allowed: GET, HEAD, PATCH, DELETE, OPTIONS` });
   });
 
-  it("OPTIONS answers 204 with Allow", async () => {
+  it("OPTIONS answers 204 with Allow, and Accept-Patch for PATCH (RFC 5789)", async () => {
     const response = await fetch(`${app.url}/plants/1`, { method: "OPTIONS" });
     expect(response.status).toBe(204);
-    expect(response.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+    expect(response.headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE, OPTIONS");
+    expect(response.headers.get("accept-patch")).toBe("application/merge-patch+json, application/json");
   });
 });

@@ -64,6 +64,33 @@ describe("everything else", () => {
     expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
+  it.each([
+    ["the web app manifest", "/manifest.webmanifest", "application/manifest+json"],
+    ["the icon", "/icon.svg", "image/svg+xml"],
+  ])("%s is public, and answers with the strict CSP (no page nonce: the proxy passes it by)", async (_, path, type) => {
+    const response = await fetch(`${app.url}${path}`, { redirect: "manual" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain(type);
+    expect(headersOf(response)).toEqual(HARDENING);
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it("the service worker is public, never answered from a cache, and may fetch from the app's origin only", async () => {
+    const response = await fetch(`${app.url}/sw.js`, { redirect: "manual" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    expect(headersOf(response)).toEqual(HARDENING);
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; connect-src 'self'");
+    expect(await response.text()).toContain(`"/plants/new"`);
+  });
+
+  it("pages allow the app's own service worker and manifest, by name", async () => {
+    const policy = (await fetch(`${app.url}/sign-in`)).headers.get("content-security-policy");
+    expect(policy).toContain("worker-src 'self'");
+    expect(policy).toContain("manifest-src 'self'");
+  });
+
   it("includes the server's own refusals", async () => {
     const response = await fetch(`${app.url}/plants`, { method: "PROPFIND" });
     expect(response.status).toBe(405);
@@ -131,7 +158,7 @@ describe("CORS", () => {
     expect(Object.fromEntries([...allowed.headers].filter(([name]) => name.startsWith("access-control-")))).toEqual({
       "access-control-allow-origin": "https://shop.example",
       "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
-      "access-control-allow-headers": "Authorization, Content-Type",
+      "access-control-allow-headers": "Authorization, Content-Type, Prefer, If-Match, If-None-Match",
       "access-control-max-age": "600",
     });
     const other = await preflight("https://evil.example");
@@ -143,7 +170,7 @@ describe("CORS", () => {
     const response = await fetch(`${app.url}/plants?limit=1`, { headers: { origin: "https://shop.example", authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("https://shop.example");
-    expect(response.headers.get("access-control-expose-headers")).toBe("Link, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy");
+    expect(response.headers.get("access-control-expose-headers")).toBe("Link, X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, X-Total-Count, Preference-Applied, Content-Disposition, ETag, Idempotent-Replayed");
     expect(response.headers.get("access-control-allow-credentials")).toBeNull();
     expect(response.headers.get("vary")).toContain("Origin");
     const elsewhere = await fetch(`${app.url}/plants?limit=1`, { headers: { origin: "https://evil.example", authorization: `Bearer ${token}` } });

@@ -97,7 +97,7 @@ describe("GET /plants", () => {
     ["?after=1e3", "after", "after must be an integer from -9223372036854775808 to 9223372036854775807"],
     ["?after=-0", "after", "after must be an integer from -9223372036854775808 to 9223372036854775807"],
     ["?after=9223372036854775808", "after", "after must be an integer from -9223372036854775808 to 9223372036854775807"],
-    ["?cursor=abc", "cursor", "unknown query parameter: cursor; known: limit, after"],
+    ["?cursor=abc", "cursor", "unknown query parameter: cursor; known: limit, after, tag, q"],
   ])("refuses %s with 400 naming %s", async (query, field, message) => {
     const { status, body } = await list(query);
     expect(status).toBe(400);

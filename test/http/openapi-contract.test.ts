@@ -15,18 +15,25 @@ type Case = {
   /** The request path and query. */
   url: string;
   /** The document's path the request belongs to. */
-  template: "/plants" | "/plants/{id}";
+  template: "/plants" | "/plants/{id}" | "/plants/batch";
   auth?: Auth;
   body?: string;
   contentType?: string;
+  /** Other request headers (Accept, Prefer, If-Match, If-None-Match). */
+  headers?: Record<string, string>;
   /** NewPlant bodies stored (with the write token) before the request. */
   seed?: string[];
   status: number;
+  /** Answer headers the case pins beyond the document's schemas: a value, or null for absent. */
+  answers?: Record<string, string | null>;
 };
 
 const json = "application/json";
+const mergePatch = "application/merge-patch+json";
 const LIST = "/plants" as const;
 const ONE = "/plants/{id}" as const;
+const BATCH = "/plants/batch" as const;
+const csv = "text/csv";
 
 // URLs a GET must refuse with 400 (a read token, nothing seeded), for both paths.
 const MALFORMED_GETS: [template: typeof LIST | typeof ONE, name: string, url: string][] = [
@@ -43,6 +50,10 @@ const MALFORMED_GETS: [template: typeof LIST | typeof ONE, name: string, url: st
   [LIST, "refuses an unknown parameter", "/plants?sort=name"],
   // (Next.js itself drops a __proto__ parameter before the handler sees it.)
   [LIST, "refuses a constructor parameter", "/plants?constructor=1"],
+  [LIST, "refuses an empty tag", "/plants?tag="],
+  [LIST, "refuses an empty q", "/plants?q="],
+  [LIST, "refuses a repeated tag", "/plants?tag=a&tag=b"],
+  [LIST, "refuses a q longer than a name", `/plants?q=${"q".repeat(201)}`],
   [ONE, "refuses id abc", "/plants/abc"],
   [ONE, "refuses id 007", "/plants/007"],
   [ONE, "refuses id -0", "/plants/-0"],
@@ -66,6 +77,14 @@ const CASES: Case[] = [
   { name: "lists the largest page", method: "GET", url: "/plants?limit=100", template: LIST, auth: "read", status: 200 },
   { name: "lists after an id above 2^53", method: "GET", url: "/plants?after=9007199254740993", template: LIST, auth: "read", status: 200 },
   { name: "lists after the least int64", method: "GET", url: "/plants?after=-9223372036854775808&limit=5", template: LIST, auth: "read", status: 200 },
+  { name: "finds by tag and text", method: "GET", url: "/plants?tag=indoor&q=FERN&limit=1", template: LIST, auth: "read", seed: ['{"id":103,"name":"Boston fern","tag":"indoor"}'], status: 200 },
+  { name: "counts on request", method: "GET", url: "/plants?q=fern", template: LIST, auth: "read", headers: { prefer: "count=exact" }, status: 200 },
+  { name: "exports CSV", method: "GET", url: "/plants", template: LIST, auth: "read", headers: { accept: "text/csv" }, seed: ['{"id":104,"name":"=1+1, \\"quoted\\"","tag":"-x"}'], status: 200 },
+  { name: "exports a filtered, counted CSV", method: "GET", url: "/plants?tag=indoor&after=0", template: LIST, auth: "read", headers: { accept: "text/*", prefer: "count=exact" }, status: 200 },
+  { name: "exports an empty CSV", method: "GET", url: "/plants?tag=none", template: LIST, auth: "read", headers: { accept: "text/csv" }, status: 200 },
+  { name: "refuses limit on a CSV export", method: "GET", url: "/plants?limit=5", template: LIST, auth: "read", headers: { accept: "text/csv" }, status: 400 },
+  { name: "refuses to answer HTML", method: "GET", url: "/plants", template: LIST, auth: "read", headers: { accept: "text/html" }, status: 406 },
+  { name: "refuses when both types are weighed 0", method: "GET", url: "/plants", template: LIST, auth: "read", headers: { accept: "application/json;q=0, text/csv;q=0" }, status: 406 },
   ...malformedGets(LIST),
   { name: "lists nothing without a token", method: "GET", url: "/plants", template: LIST, status: 401 },
   { name: "lists nothing for a bad token", method: "GET", url: "/plants", template: LIST, auth: "invalid", status: 401 },
@@ -73,10 +92,20 @@ const CASES: Case[] = [
   { name: "lists nothing for a token without plants:read", method: "GET", url: "/plants", template: LIST, auth: "scopeless", status: 403 },
 
   // POST /plants
-  { name: "creates a plant", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":201,"name":"monstera","tag":"indoor"}', status: 200 },
+  { name: "creates a plant", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":201,"name":"monstera","tag":"indoor"}', status: 200, answers: { "idempotent-replayed": null } },
   { name: "creates the greatest int64 id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":9223372036854775807,"name":"max"}', status: 200 },
   { name: "creates the least int64 id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":-9223372036854775808,"name":"min"}', status: 200 },
-  { name: "answers an identical retry", method: "POST", url: "/plants", template: LIST, auth: "write", seed: ['{"id":202,"name":"aloe"}'], body: '{"id":202,"name":"aloe"}', status: 200 },
+  {
+    name: "answers an identical retry, replayed",
+    method: "POST",
+    url: "/plants",
+    template: LIST,
+    auth: "write",
+    seed: ['{"id":202,"name":"aloe"}'],
+    body: '{"id":202,"name":"aloe"}',
+    status: 200,
+    answers: { "idempotent-replayed": "true" },
+  },
   { name: "refuses a plant without name", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":203}', status: 400 },
   { name: "refuses a string id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":"204","name":"x"}', status: 400 },
   { name: "refuses a fractional id", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":204.5,"name":"x"}', status: 400 },
@@ -95,6 +124,29 @@ const CASES: Case[] = [
   { name: "refuses text/plain", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":211,"name":"x"}', contentType: "text/plain", status: 415 },
   { name: "refuses a non-UTF-8 charset", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":211,"name":"x"}', contentType: "application/json; charset=latin1", status: 415 },
 
+  // POST /plants/batch
+  {
+    name: "answers each item of a batch",
+    method: "POST",
+    url: "/plants/batch",
+    template: BATCH,
+    auth: "write",
+    seed: ['{"id":701,"name":"fern"}', '{"id":702,"name":"ivy"}'],
+    body: '[{"id":703,"name":"moss","tag":"ground"},{"id":701,"name":"fern"},{"id":702,"name":"palm"},{"id":"x","name":""},7,{"id":9223372036854775807,"name":"edge"}]',
+    status: 200,
+  },
+  { name: "answers each row of a CSV batch with its line", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: 'tag,name,id\r\n,"a, b",704\r\nx,,705\r\n', contentType: csv, status: 200 },
+  { name: "answers an empty batch", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: "[]", status: 200 },
+  { name: "refuses a batch that is not a list", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '{"id":706,"name":"x"}', status: 400 },
+  { name: "refuses 1,001 plants", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: `[${Array.from({ length: 1001 }, (_, n) => `{"id":${800 + n},"name":"x"}`).join(",")}]`, status: 400 },
+  { name: "refuses a malformed CSV batch", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: 'id,name\n707,"open\n', contentType: csv, status: 400 },
+  { name: "refuses a CSV header naming an unknown column", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: "id,name,colour\n708,x,green\n", contentType: csv, status: 400 },
+  { name: "stores no batch without a token", method: "POST", url: "/plants/batch", template: BATCH, body: '[{"id":709,"name":"x"}]', status: 401 },
+  { name: "stores no batch for a bad token", method: "POST", url: "/plants/batch", template: BATCH, auth: "invalid", body: '[{"id":709,"name":"x"}]', status: 401 },
+  { name: "stores no batch for a read token", method: "POST", url: "/plants/batch", template: BATCH, auth: "read", body: '[{"id":709,"name":"x"}]', status: 403 },
+  { name: "refuses a batch over 2 MiB", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: `[{"id":710,"name":"x"}${" ".repeat(2 * 1024 * 1024)}]`, status: 413 },
+  { name: "refuses a batch as text/plain", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: "id,name\n711,x\n", contentType: "text/plain", status: 415 },
+
   // GET /plants/{id}
   { name: "gets a plant with an id above 2^53", method: "GET", url: "/plants/9007199254740995", template: ONE, auth: "read", seed: ['{"id":9007199254740995,"name":"palm"}'], status: 200 },
   { name: "gets a plant with a write token", method: "GET", url: "/plants/301", template: ONE, auth: "write", seed: ['{"id":301,"name":"fig","tag":"tree"}'], status: 200 },
@@ -104,6 +156,29 @@ const CASES: Case[] = [
   { name: "gets nothing without a token", method: "GET", url: "/plants/301", template: ONE, status: 401 },
   { name: "gets nothing for a bad token", method: "GET", url: "/plants/301", template: ONE, auth: "invalid", status: 401 },
   { name: "gets nothing for a scopeless token", method: "GET", url: "/plants/301", template: ONE, auth: "scopeless", status: 403 },
+  { name: "answers 304 to If-None-Match: *", method: "GET", url: "/plants/304", template: ONE, auth: "read", seed: ['{"id":304,"name":"yew"}'], headers: { "if-none-match": "*" }, status: 304 },
+  { name: "answers 200 to a stale If-None-Match", method: "GET", url: "/plants/304", template: ONE, auth: "read", headers: { "if-none-match": '"0.0"' }, status: 200 },
+  { name: "refuses a malformed If-None-Match", method: "GET", url: "/plants/304", template: ONE, auth: "read", headers: { "if-none-match": "0.0" }, status: 400 },
+
+  // PATCH /plants/{id}
+  { name: "changes a name", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", seed: ['{"id":721,"name":"fern","tag":"indoor"}'], body: '{"name":"fern II"}', contentType: mergePatch, status: 200 },
+  { name: "removes a tag, sent as application/json", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"tag":null}', contentType: json, status: 200 },
+  { name: "changes an id above 2^53", method: "PATCH", url: "/plants/9007199254740999", template: ONE, auth: "write", seed: ['{"id":9007199254740999,"name":"oak"}'], body: '{"id":9007199254740999,"tag":"tree"}', contentType: mergePatch, status: 200 },
+  { name: "answers a patch that changes nothing", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: "{}", contentType: mergePatch, status: 200 },
+  { name: "changes under If-Match: *", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":"fern III"}', contentType: mergePatch, headers: { "if-match": "*" }, status: 200 },
+  { name: "refuses an empty name", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":""}', contentType: mergePatch, status: 400 },
+  { name: "refuses an unknown field", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"color":"green"}', contentType: mergePatch, status: 400 },
+  { name: "refuses another id", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"id":722}', contentType: mergePatch, status: 400 },
+  { name: "refuses an array body", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: "[]", contentType: mergePatch, status: 400 },
+  { name: "refuses a malformed If-Match", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, headers: { "if-match": "1.x" }, status: 400 },
+  { name: "refuses a malformed id to change", method: "PATCH", url: "/plants/7.01", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 400 },
+  { name: "finds no absent plant to change", method: "PATCH", url: "/plants/723", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 404 },
+  { name: "refuses a stale If-Match", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, headers: { "if-match": '"1.0"' }, status: 412 },
+  { name: "refuses a patch over 16 KiB", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: `{"name":"${"a".repeat(17 * 1024)}"}`, contentType: mergePatch, status: 413 },
+  { name: "refuses a JSON Patch (RFC 6902)", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '[{"op":"remove","path":"/tag"}]', contentType: "application/json-patch+json", status: 415 },
+  { name: "changes nothing without a token", method: "PATCH", url: "/plants/721", template: ONE, body: '{"name":"x"}', contentType: mergePatch, status: 401 },
+  { name: "changes nothing for a bad token", method: "PATCH", url: "/plants/721", template: ONE, auth: "invalid", body: '{"name":"x"}', contentType: mergePatch, status: 401 },
+  { name: "changes nothing for a read token", method: "PATCH", url: "/plants/721", template: ONE, auth: "read", body: '{"name":"x"}', contentType: mergePatch, status: 403 },
 
   // DELETE /plants/{id}
   { name: "deletes a plant", method: "DELETE", url: "/plants/401", template: ONE, auth: "write", seed: ['{"id":401,"name":"basil"}'], status: 204 },
@@ -113,22 +188,27 @@ const CASES: Case[] = [
   { name: "deletes nothing without a token", method: "DELETE", url: "/plants/403", template: ONE, seed: ['{"id":403,"name":"sage"}'], status: 401 },
   { name: "deletes nothing for a bad token", method: "DELETE", url: "/plants/403", template: ONE, auth: "invalid", status: 401 },
   { name: "deletes nothing for a read token", method: "DELETE", url: "/plants/403", template: ONE, auth: "read", status: 403 },
+  { name: "deletes under a matching If-Match: *", method: "DELETE", url: "/plants/404", template: ONE, auth: "write", seed: ['{"id":404,"name":"rue"}'], headers: { "if-match": "*" }, status: 204 },
+  { name: "deletes nothing under a stale If-Match", method: "DELETE", url: "/plants/403", template: ONE, auth: "write", headers: { "if-match": '"1.0"' }, status: 412 },
 
   // Methods the paths lack
   { name: "refuses PUT /plants", method: "PUT", url: "/plants", template: LIST, auth: "write", status: 405 },
   { name: "refuses PATCH /plants", method: "PATCH", url: "/plants", template: LIST, auth: "write", status: 405 },
   { name: "refuses DELETE /plants", method: "DELETE", url: "/plants", template: LIST, auth: "write", status: 405 },
   { name: "refuses PUT /plants/{id}", method: "PUT", url: "/plants/1", template: ONE, auth: "write", body: '{"id":1,"name":"x"}', contentType: json, status: 405 },
-  { name: "refuses PATCH /plants/{id}", method: "PATCH", url: "/plants/1", template: ONE, auth: "write", status: 405 },
   { name: "refuses POST /plants/{id}", method: "POST", url: "/plants/1", template: ONE, auth: "write", status: 405 },
+  { name: "refuses GET /plants/batch", method: "GET", url: "/plants/batch", template: BATCH, auth: "write", status: 405 },
 ];
 
 // Answered once the plants table is gone: what a broken database looks like to a client.
 const BROKEN_DATABASE_CASES: Case[] = [
   { name: "lists with a broken database", method: "GET", url: "/plants", template: LIST, auth: "read", status: 500 },
+  { name: "exports with a broken database", method: "GET", url: "/plants", template: LIST, auth: "read", headers: { accept: "text/csv" }, status: 500 },
   { name: "creates with a broken database", method: "POST", url: "/plants", template: LIST, auth: "write", body: '{"id":501,"name":"x"}', status: 500 },
   { name: "gets with a broken database", method: "GET", url: "/plants/501", template: ONE, auth: "read", status: 500 },
+  { name: "changes with a broken database", method: "PATCH", url: "/plants/501", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 500 },
   { name: "deletes with a broken database", method: "DELETE", url: "/plants/501", template: ONE, auth: "write", status: 500 },
+  { name: "creates a batch with a broken database", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '[{"id":501,"name":"x"}]', status: 500 },
 ];
 
 // Answered once this address has used up its allowance of requests without
@@ -137,7 +217,9 @@ const RATE_LIMITED_CASES: Case[] = [
   { name: "lists nothing once rate-limited", method: "GET", url: "/plants", template: LIST, auth: "invalid", status: 429 },
   { name: "creates nothing once rate-limited", method: "POST", url: "/plants", template: LIST, auth: "invalid", body: '{"id":601,"name":"x"}', status: 429 },
   { name: "gets nothing once rate-limited", method: "GET", url: "/plants/601", template: ONE, auth: "invalid", status: 429 },
+  { name: "changes nothing once rate-limited", method: "PATCH", url: "/plants/601", template: ONE, auth: "invalid", body: '{"name":"x"}', contentType: mergePatch, status: 429 },
   { name: "deletes nothing once rate-limited", method: "DELETE", url: "/plants/601", template: ONE, status: 429 },
+  { name: "creates no batch once rate-limited", method: "POST", url: "/plants/batch", template: BATCH, auth: "invalid", body: '[{"id":601,"name":"x"}]', status: 429 },
 ];
 const ANONYMOUS_ALLOWANCE = 20;
 
@@ -183,10 +265,11 @@ async function run(testCase: Case): Promise<void> {
     const seeded = await fetch(`${app.url}/plants`, { method: "POST", headers: { ...authorization("write"), "content-type": json }, body: plant });
     expect(seeded.status, `seeding ${plant}`).toBe(200);
   }
-  const headers = { ...authorization(testCase.auth), ...(testCase.body !== undefined && { "content-type": testCase.contentType ?? json }) };
+  const headers = { ...authorization(testCase.auth), ...(testCase.body !== undefined && { "content-type": testCase.contentType ?? json }), ...testCase.headers };
   const response = await fetch(`${app.url}${testCase.url}`, { method: testCase.method, headers, body: testCase.body });
   const problems = await checker.problems({ method: testCase.method, pathTemplate: testCase.template, response });
   expect({ status: response.status, problems }).toEqual({ status: testCase.status, problems: [] });
+  for (const [name, value] of Object.entries(testCase.answers ?? {})) expect(response.headers.get(name), name).toBe(value);
   const operation = response.status === 405 ? "*" : testCase.method;
   exercised.add(`${operation} ${testCase.template} ${response.status}`);
 }

@@ -45,7 +45,7 @@ describe("methods Next.js cannot route", () => {
   it("an unroutable method on a plant's path names that path's methods in Allow", async () => {
     const response = await fetch(`${app.url}/plants/7`, { method: "PROPPATCH" });
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("GET, HEAD, DELETE, OPTIONS");
+    expect(response.headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE, OPTIONS");
   });
 
   it("CONNECT answers 405 in the Error shape and closes", async () => {

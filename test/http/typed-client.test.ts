@@ -11,6 +11,7 @@ import type { components, paths } from "@/test/support/plant-store-api";
 // the built app, with ids beyond 2^53.
 
 type Plant = components["schemas"]["Plant"];
+type PlantBatchResult = components["schemas"]["PlantBatchResult"];
 
 /**
  * The generated types say int64 fields (the ids) are bigints and every other
@@ -86,9 +87,51 @@ describe("a client generated from /openapi.json", () => {
     ]);
   });
 
+  it("finds plants by tag and by a text in the name, and counts the whole match when asked", async () => {
+    const query = { tag: "test", q: "PLANT 90071992547409", limit: 1 };
+    const counted = client.GET("/plants", { params: { query, header: { Prefer: "count=exact" } }, parseAs: "text" });
+    expect(await answer<Plant[]>(counted)).toEqual([{ id: 9007199254740992n, name: "plant 9007199254740992", tag: "test" }]);
+    const { response } = await counted;
+    expect(response.headers.get("x-total-count")).toBe("2");
+    expect(response.headers.get("preference-applied")).toBe("count=exact");
+    expect(new URL(/<([^>]*)>/.exec(response.headers.get("link") ?? "")?.[1] ?? "", response.url).searchParams.get("q")).toBe(query.q);
+    const uncounted = await client.GET("/plants", { params: { query }, parseAs: "text" });
+    expect(uncounted.response.headers.get("x-total-count")).toBeNull();
+  });
+
+  it("exports the matching plants as CSV, ids exact", async () => {
+    const { data, response } = await client.GET("/plants", { params: { query: { q: "plant 9" } }, headers: { accept: "text/csv" }, parseAs: "text" });
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
+    expect(data).toBe(
+      "id,name,tag\r\n9007199254740992,plant 9007199254740992,test\r\n9007199254740993,plant 9007199254740993,test\r\n9223372036854775807,plant 9223372036854775807,test\r\n",
+    );
+  });
+
   it("gets a plant by an id above 2^53, distinct from its rounded neighbour", async () => {
     const plant = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740993n } }, parseAs: "text" }));
     expect(plant).toEqual({ id: 9007199254740993n, name: "plant 9007199254740993", tag: "test" });
+  });
+
+  it("changes a plant by an id above 2^53 under its ETag, and a stale ETag changes nothing", async () => {
+    const path = { id: 9007199254740993n };
+    const read = await client.GET("/plants/{id}", { params: { path }, parseAs: "text" });
+    const etag = read.response.headers.get("etag") ?? "";
+    const call = client.PATCH("/plants/{id}", {
+      params: { path, header: { "If-Match": etag } },
+      body: { id: 9007199254740993n, name: "renamed", tag: null },
+      headers: { "content-type": "application/merge-patch+json" },
+      parseAs: "text",
+    });
+    expect(await answer<Plant>(call)).toEqual({ id: 9007199254740993n, name: "renamed" });
+    const changedEtag = (await call).response.headers.get("etag");
+    expect(changedEtag).not.toBe(etag);
+
+    const stale = await client.PATCH("/plants/{id}", { params: { path, header: { "If-Match": etag } }, body: { name: "late" }, parseAs: "text" });
+    expect(stale.response.status).toBe(412);
+    expect(stale.response.headers.get("etag")).toBe(changedEtag);
+    expect(stale.error).toMatchObject({ error: 412 });
+    const neighbour = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740992n } }, parseAs: "text" }));
+    expect(neighbour).toEqual({ id: 9007199254740992n, name: "plant 9007199254740992", tag: "test" });
   });
 
   it("deletes a plant by an id above 2^53 and leaves its neighbour", async () => {
@@ -99,5 +142,36 @@ describe("a client generated from /openapi.json", () => {
     expect(gone.error).toEqual({ error: 404, message: "no plant has id 9007199254740993" });
     const neighbour = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740992n } }, parseAs: "text" }));
     expect(neighbour.id).toBe(9007199254740992n);
+  });
+
+  it("creates many plants in one batch, JSON or CSV, and reads each item's result with its exact id", async () => {
+    const results = await answer<PlantBatchResult[]>(
+      client.POST("/plants/batch", {
+        body: [
+          { id: 9007199254740995n, name: "batch", tag: "test" },
+          { id: 5n, name: "plant 5", tag: "test" },
+          { id: 9007199254740992n, name: "not the stored one" },
+        ],
+        parseAs: "text",
+      }),
+    );
+    expect(results).toEqual([
+      { index: 0, status: "stored", plant: { id: 9007199254740995n, name: "batch", tag: "test" } },
+      { index: 1, status: "already stored", plant: { id: 5n, name: "plant 5", tag: "test" } },
+      { index: 2, status: "conflict", error: { error: 409, message: "a plant with id 9007199254740992 already exists with different data" } },
+    ]);
+    // The status tells which of plant and error a result has.
+    const [stored] = results;
+    expect(stored?.status === "stored" || stored?.status === "already stored" ? stored.plant.id : undefined).toBe(9007199254740995n);
+
+    const csv = await answer<PlantBatchResult[]>(
+      client.POST("/plants/batch", {
+        body: "id,name\n9007199254740997,from CSV\n",
+        headers: { "content-type": "text/csv" },
+        bodySerializer: (body) => body,
+        parseAs: "text",
+      }),
+    );
+    expect(csv).toEqual([{ index: 0, line: 2, status: "stored", plant: { id: 9007199254740997n, name: "from CSV" } }]);
   });
 });

@@ -1,4 +1,15 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { TestDatabase } from "./test-database";
+
+// The command `npm start` runs, read from package.json so that the tests and
+// Playwright start the server exactly so, node's flags included (the heap
+// limit; tsx loaded into the server's own process, since tsx's CLI would run
+// it as a child and SIGKILL it when it does not acknowledge a signal within
+// 30 ms, cutting a graceful shutdown short). Tests run from the project's root
+// (Playwright loads this file as CommonJS, where import.meta is not available).
+const PACKAGE = path.resolve("package.json");
+export const START_SCRIPT = (JSON.parse(readFileSync(PACKAGE, "utf8")) as { scripts: { start: string } }).scripts.start;
 
 // The environment of an app or CLI process under test: production mode, and
 // everything taken from the test database (its data directory, its URL and,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { appEnv } from "@/test/support/app-env";
+import { appEnv, START_SCRIPT } from "@/test/support/app-env";
 import { tokenCli } from "@/test/support/cli";
 import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
 
@@ -10,10 +10,8 @@ import { makeTestDatabase, type TestDatabase } from "@/test/support/test-databas
 // instances as one service). Run `npm run build` first; `npm test` does.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-// The production server, as `npm start` runs it: tsx loaded into the server's
-// own process (tsx's CLI would run it as a child and SIGKILL it when it does
-// not acknowledge a signal within 30 ms, cutting a graceful shutdown short).
-const SERVER = ["--import", "tsx", path.join(ROOT, "server.ts")];
+// The production server, exactly as `npm start` runs it (test/support/app-env.ts).
+const SERVER = START_SCRIPT.split(" ").slice(1).map((arg) => (arg === "server.ts" ? path.join(ROOT, arg) : arg));
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -12,7 +12,7 @@ import type { TestDatabase } from "./test-database";
 const ROOT = process.cwd();
 const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 
-export type CliName = "token" | "user" | "db-migrate";
+export type CliName = "token" | "user" | "webhook" | "db-migrate";
 export type CliRun = { code: number; stdout: string; stderr: string };
 
 /** Runs cli/<name>.ts; never throws, the exit code is part of the answer. */

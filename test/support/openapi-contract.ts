@@ -1,14 +1,18 @@
 import { parse as parseMediaType } from "content-type";
+import { parse as parseCsv } from "csv-parse/sync";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import { parseExactJson } from "@/lib/json/exact-json";
 
 // Checks real HTTP answers against the OpenAPI document the app serves: the
 // status is declared for the operation, declared headers marked required are
-// present, and the body has a declared media type and validates (JSON Schema
-// 2020-12, OpenAPI 3.1's dialect) against the declared schema.
+// present, declared headers that are there have values their schemas allow,
+// and the body has a declared media type and validates (JSON Schema 2020-12,
+// OpenAPI 3.1's dialect) against the declared schema. A text/csv body is
+// text, whose schema says little: it must also be RFC 4180 CSV that a strict
+// parser reads, records of one length, each ended by CRLF.
 
 type Json = { [key: string]: unknown };
-type Header = { required?: boolean };
+type Header = { required?: boolean; schema?: Json };
 type MediaType = { schema?: Json };
 type ResponseObject = { description: string; headers?: Record<string, Header>; content?: Record<string, MediaType> };
 type Operation = { responses: Record<string, ResponseObject | { $ref: string }> };
@@ -51,7 +55,14 @@ export class ContractChecker {
     const answer = this.deref(declared) as ResponseObject;
     const problems: string[] = [];
     for (const [name, header] of Object.entries(answer.headers ?? {})) {
-      if (header.required && !response.headers.has(name)) problems.push(`${where}: required header ${name} missing`);
+      const value = response.headers.get(name);
+      if (value === null) {
+        if (header.required) problems.push(`${where}: required header ${name} missing`);
+        continue;
+      }
+      if (header.schema && !this.validator(header.schema)(headerValue(value, header.schema))) {
+        problems.push(`${where}: header ${name}: ${value} does not match its schema`);
+      }
     }
     const text = await response.text();
     if (!answer.content) {
@@ -63,6 +74,7 @@ export class ContractChecker {
     const schema = answer.content[mediaType]?.schema;
     if (!schema) return [...problems, `${where}: media type ${mediaType} not declared`];
     const validate = this.validator(schema);
+    if (mediaType === "text/csv") return [...problems, ...csvProblems(where, text), ...(validate(text) ? [] : [`${where}: CSV body does not match its schema`])];
     if (!validate(asJsonNumbers(parseExactJson(text)))) {
       problems.push(`${where}: body ${text} does not match: ${this.ajv.errorsText(validate.errors)}`);
     }
@@ -104,6 +116,26 @@ export class ContractChecker {
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.deref(value)]));
   }
+}
+
+/** A header's text as its schema's type: an integer header must be written as a plain decimal integer. */
+function headerValue(value: string, schema: Json): unknown {
+  if (schema.type !== "integer") return value;
+  return /^(0|-?[1-9]\d*)$/.test(value) ? Number(value) : value;
+}
+
+function csvProblems(where: string, text: string): string[] {
+  try {
+    // Strict by default: a stray quote, or a record of another length than the first, throws.
+    const records = parseCsv(text, { bom: false }) as string[][];
+    if (records.length === 0) return [`${where}: CSV body is empty`];
+  } catch (error) {
+    return [`${where}: CSV body is not RFC 4180 CSV: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  if (!text.endsWith("\r\n") || /[\r\n]/.test(text.replace(/"(?:[^"]|"")*"/g, "").replaceAll("\r\n", ""))) {
+    return [`${where}: CSV records must each end with CRLF`];
+  }
+  return [];
 }
 
 /** A parsed body with bigints as numbers, for the type check only. */

@@ -9,16 +9,40 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List plants
-         * @description The store's plants in ascending id order, `limit` at a time. While more remain, the answer's Link header (RFC 8288) names the next page: `Link: </plants?limit=20&after=42>; rel="next"`. Unknown query parameters and repeated ones are refused with 400. Needs scope plants:read (plants:write includes it).
+         * List, find, count and export plants
+         * @description The store's plants in ascending id order, `limit` at a time. While more remain, the answer's Link header (RFC 8288) names the next page: `Link: </plants?limit=20&after=42>; rel="next"`, keeping `tag` and `q`. `tag` keeps plants with exactly that tag; `q` keeps plants whose name contains the text, ignoring case (Unicode lowercase, the same on every database); together, plants matching both. An empty `tag=` or `q=` is refused (leave the parameter out to list every plant), as are unknown and repeated query parameters.
+         *
+         *     With `Prefer: count=exact` (RFC 7240) the answer carries the number of plants matching `tag` and `q`, on any page, in X-Total-Count, and `Preference-Applied: count=exact`; without it, nothing is counted.
+         *
+         *     With `Accept: text/csv` the answer is every matching plant as RFC 4180 CSV, streamed: a header row `id,name,tag`, CRLF after each record, ids as exact decimal integers, an empty tag cell for a plant without a tag. A name or tag that begins with =, +, - or @ (which a spreadsheet would run as a formula), or with ', is written with one ' in front; remove exactly that one to read it back. `after` resumes an export after the last id received; `limit` is refused with 400. The export is not a snapshot: plants changed while it runs may or may not be in it, but none appears twice. Errors are still JSON Error bodies. An Accept that allows neither application/json nor text/csv is answered 406. Needs scope plants:read (plants:write includes it).
          */
         get: operations["listPlants"];
         put?: never;
         /**
          * Create a plant
-         * @description Stores a new plant and answers it. Repeating an identical request answers the stored plant and changes nothing; the same id with another name or tag is a 409. Needs scope plants:write.
+         * @description Stores a new plant and answers it. Repeating an identical request answers the stored plant and changes nothing, with `Idempotent-Replayed: true`, so a client that retries can tell it from a plant stored now; the same id with another name or tag is a 409. Needs scope plants:write.
          */
         post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plants/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many plants
+         * @description Stores up to 1000 plants in one request, as a JSON array of NewPlants or as CSV, and answers one result per item in the batch's order. Each item is decided as a single create would decide it: stored, already stored (an identical plant: nothing written), a conflict (the id is taken by another plant) or invalid (with the details a single create would answer); of two items with one id, the first decides. The valid items are stored even when others fail, all in one transaction. Only a batch that cannot be read (not a list, too long, malformed CSV) is refused as a whole, and then nothing is stored. Needs scope plants:write.
+         */
+        post: operations["createPlants"];
         delete?: never;
         options?: never;
         head?: never;
@@ -44,16 +68,101 @@ export interface paths {
         post?: never;
         /**
          * Delete a plant
-         * @description Deletes the plant with this id. Needs scope plants:write.
+         * @description Deletes the plant with this id; with If-Match, only if it is at a version named there. Needs scope plants:write.
          */
         delete: operations["deletePlant"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a plant
+         * @description Changes the plant's name or tag by a JSON Merge Patch (RFC 7396): a field present replaces the stored one, `"tag": null` removes the tag, a field absent stays. The plant that results must follow the same rules as a new one; an id, if sent, must be the plant's own, and unknown fields are refused. A patch that changes nothing answers the plant and writes nothing. To change only the version you read, send its ETag in If-Match: if someone changed the plant meanwhile, the answer is 412 with the current ETag, and nothing changes. Needs scope plants:write.
+         */
+        patch: operations["updatePlant"];
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "plant.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant.created event
+         * @description Sent to each enabled endpoint that asked for this event, at least once: retried on any answer but 2xx (on the documented schedule, or after Retry-After), never redirected; 410 Gone disables the endpoint. Verify the signature (Standard Webhooks), then read the body with a lossless JSON parser: ids are exact int64.
+         */
+        post: operations["webhook.plant.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant.updated event
+         * @description Sent to each enabled endpoint that asked for this event, at least once: retried on any answer but 2xx (on the documented schedule, or after Retry-After), never redirected; 410 Gone disables the endpoint. Verify the signature (Standard Webhooks), then read the body with a lossless JSON parser: ids are exact int64.
+         */
+        post: operations["webhook.plant.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant.deleted event
+         * @description Sent to each enabled endpoint that asked for this event, at least once: retried on any answer but 2xx (on the documented schedule, or after Retry-After), never redirected; 410 Gone disables the endpoint. Verify the signature (Standard Webhooks), then read the body with a lossless JSON parser: ids are exact int64.
+         */
+        post: operations["webhook.plant.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event an owner asked for
+         * @description Sent to each enabled endpoint that asked for this event, at least once: retried on any answer but 2xx (on the documented schedule, or after Retry-After), never redirected; 410 Gone disables the endpoint. Verify the signature (Standard Webhooks), then read the body with a lossless JSON parser: ids are exact int64.
+         */
+        post: operations["webhook.webhook.test"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description A stored plant */
@@ -80,6 +189,18 @@ export interface components {
             /** @description Tag that specifies the type of the plant */
             tag?: string;
         };
+        /** @description A JSON Merge Patch (RFC 7396) of a plant: the fields to change; null removes the tag. The plant it makes must follow the NewPlant rules */
+        PlantPatch: {
+            /**
+             * Format: int64
+             * @description The plant's own id, if present: an id cannot change
+             */
+            id?: bigint;
+            /** @description The name of the plant */
+            name?: string;
+            /** @description Tag that specifies the type of the plant; null removes it */
+            tag?: string | null;
+        };
         Error: {
             /**
              * Format: int32
@@ -90,11 +211,74 @@ export interface components {
             message: string;
             /** @description On a validation failure, each input that failed */
             details?: {
-                /** @description The input that failed: a field's path, or (body), (query), (path) for the whole */
+                /** @description The input that failed: a field's path, or (body), (query), (path) for the whole, and in a batch (item) or (row) */
                 field: string;
                 /** @description What is wrong with it */
                 message: string;
             }[];
+        };
+        /** @description What became of one item of a batch */
+        PlantBatchResult: {
+            /**
+             * Format: int32
+             * @description The item's position in the batch, from 0
+             */
+            index: number;
+            /**
+             * Format: int32
+             * @description CSV only: the line of the file where the item's row begins, the first line being 1 (the header's, as a rule)
+             */
+            line?: number;
+            /**
+             * @description stored: written by this request; already stored: the same plant was there, nothing written
+             * @enum {string}
+             */
+            status: "stored" | "already stored";
+            /** @description The plant as stored */
+            plant: {
+                /**
+                 * Format: int64
+                 * @description Identification number of the plant
+                 */
+                id: bigint;
+                /** @description The name of the plant */
+                name: string;
+                /** @description Tag that specifies the type of the plant */
+                tag?: string;
+            };
+        } | {
+            /**
+             * Format: int32
+             * @description The item's position in the batch, from 0
+             */
+            index: number;
+            /**
+             * Format: int32
+             * @description CSV only: the line of the file where the item's row begins, the first line being 1 (the header's, as a rule)
+             */
+            line?: number;
+            /**
+             * @description conflict: another plant has this id; invalid: the item breaks a NewPlant rule. Nothing written
+             * @enum {string}
+             */
+            status: "conflict" | "invalid";
+            /** @description Why, as the single create would answer it: 409 for a conflict, 400 with details for an invalid item */
+            error: {
+                /**
+                 * Format: int32
+                 * @description Numeric error value: the HTTP status of the answer
+                 */
+                error: number;
+                /** @description Error message text, for a human */
+                message: string;
+                /** @description On a validation failure, each input that failed */
+                details?: {
+                    /** @description The input that failed: a field's path, or (body), (query), (path) for the whole, and in a batch (item) or (row) */
+                    field: string;
+                    /** @description What is wrong with it */
+                    message: string;
+                }[];
+            };
         };
     };
     responses: {
@@ -149,6 +333,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not Acceptable: The Accept header asks for none of the media types the operation answers with (application/json, and text/csv for the list) */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Conflict: A plant with this id already exists with a different name or tag */
         Conflict: {
             headers: {
@@ -158,7 +351,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Content Too Large: The request body is larger than 16384 bytes */
+        /** @description Precondition Failed: If-Match names a version of the plant that is no longer the current one: someone changed it meanwhile; nothing was changed */
+        PreconditionFailed: {
+            headers: {
+                /** @description The plant's current version */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Content Too Large: The request body is larger than 16384 bytes (2097152 for a batch) */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -167,7 +371,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unsupported Media Type: The request body is not application/json in UTF-8 */
+        /** @description Unsupported Media Type: The request body is not application/json in UTF-8 (nor, for a batch, text/csv; nor, for a change, application/merge-patch+json: Accept-Patch lists what PATCH takes) */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -222,31 +426,54 @@ export interface operations {
     listPlants: {
         parameters: {
             query?: {
-                /** @description How many plants to answer at most */
+                /** @description How many plants to answer at most (JSON only: a CSV export answers every matching plant) */
                 limit?: number;
                 /** @description Answer only plants whose id is greater than this; the Link header's next URL sets it */
                 after?: bigint;
+                /** @description Only plants with exactly this tag (case and accents count) */
+                tag?: string;
+                /** @description Only plants whose name contains this text, ignoring case (Unicode lowercase: FERN finds Boston fern, ÉCOLE finds école); every character is literal, % and _ included */
+                q?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description count=exact: answer the number of matching plants in X-Total-Count (RFC 7240). Other preferences are ignored
+                 * @example count=exact
+                 */
+                Prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of plants */
+            /** @description A page of plants (JSON), or every matching plant (CSV) */
             200: {
                 headers: {
-                    /** @description RFC 8288 link to the next page (rel="next"), present while more plants remain */
+                    /** @description RFC 8288 link to the next page (rel="next"), present while more plants remain (JSON only) */
                     Link?: string;
+                    /** @description How many plants match tag and q, whatever the page; present only when Prefer asked for count=exact */
+                    "X-Total-Count"?: bigint;
+                    /** @description count=exact when X-Total-Count is given (RFC 7240) */
+                    "Preference-Applied"?: string;
+                    /** @description attachment; filename="plants.csv" (CSV only) */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Plant"][];
+                    /**
+                     * @example id,name,tag
+                     *     42,Boston fern,indoor
+                     *     9007199254740993,"'=1+1, a formula",
+                     */
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -264,9 +491,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The stored plant */
+            /** @description The stored plant, whether stored now or already stored */
             200: {
                 headers: {
+                    /** @description The plant's version, a strong entity-tag: send it in If-Match to change or delete this very version, or in If-None-Match to get the plant only once it changed */
+                    ETag: string;
+                    /** @description true when an identical plant was already stored and nothing was written (a repeated request); absent when the plant was stored now */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -283,10 +514,50 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    getPlant: {
+    createPlants: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"][];
+                /**
+                 * @example id,name,tag
+                 *     1,Monstera deliciosa,tropical
+                 *     2,"Fern, Boston",
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description One result per item, in the batch's order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlantBatchResult"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Answer 304 without a body if the plant is at one of these versions (ETags, compared weakly), or `*` for any version */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identification number of the plant */
                 id: bigint;
@@ -298,11 +569,22 @@ export interface operations {
             /** @description The plant */
             200: {
                 headers: {
+                    /** @description The plant's version, a strong entity-tag: send it in If-Match to change or delete this very version, or in If-None-Match to get the plant only once it changed */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Plant"];
                 };
+            };
+            /** @description Not Modified: the plant is at a version If-None-Match names; no body */
+            304: {
+                headers: {
+                    /** @description The plant's version, a strong entity-tag: send it in If-Match to change or delete this very version, or in If-None-Match to get the plant only once it changed */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -315,7 +597,10 @@ export interface operations {
     deletePlant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identification number of the plant */
                 id: bigint;
@@ -335,8 +620,267 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    updatePlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identification number of the plant */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["PlantPatch"];
+                "application/json": components["schemas"]["PlantPatch"];
+            };
+        };
+        responses: {
+            /** @description The plant as it is now */
+            200: {
+                headers: {
+                    /** @description The plant's version, a strong entity-tag: send it in If-Match to change or delete this very version, or in If-None-Match to get the plant only once it changed */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    "webhook.plant.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…), the same on every attempt and resend: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1, then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's secret (its base64 part after whsec_); during a secret rotation, one such signature per secret, space-separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (RFC 3339)
+                     */
+                    timestamp: string;
+                    /** @description A stored plant */
+                    data: {
+                        /**
+                         * Format: int64
+                         * @description Identification number of the plant
+                         */
+                        id: bigint;
+                        /** @description The name of the plant */
+                        name: string;
+                        /** @description Tag that specifies the type of the plant */
+                        tag?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the app disables this endpoint and sends it nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.plant.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…), the same on every attempt and resend: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1, then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's secret (its base64 part after whsec_); during a secret rotation, one such signature per secret, space-separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (RFC 3339)
+                     */
+                    timestamp: string;
+                    /** @description A stored plant */
+                    data: {
+                        /**
+                         * Format: int64
+                         * @description Identification number of the plant
+                         */
+                        id: bigint;
+                        /** @description The name of the plant */
+                        name: string;
+                        /** @description Tag that specifies the type of the plant */
+                        tag?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the app disables this endpoint and sends it nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.plant.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…), the same on every attempt and resend: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1, then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's secret (its base64 part after whsec_); during a secret rotation, one such signature per secret, space-separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (RFC 3339)
+                     */
+                    timestamp: string;
+                    /** @description A stored plant */
+                    data: {
+                        /**
+                         * Format: int64
+                         * @description Identification number of the plant
+                         */
+                        id: bigint;
+                        /** @description The name of the plant */
+                        name: string;
+                        /** @description Tag that specifies the type of the plant */
+                        tag?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the app disables this endpoint and sends it nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.webhook.test": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (msg_…), the same on every attempt and resend: receivers deduplicate by it */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+                "webhook-timestamp": string;
+                /** @description v1, then the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's secret (its base64 part after whsec_); during a secret rotation, one such signature per secret, space-separated */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (RFC 3339)
+                     */
+                    timestamp: string;
+                    data: {
+                        endpointId: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the app disables this endpoint and sends it nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received; the delivery is done */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

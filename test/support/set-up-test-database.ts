@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { disconnectDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/server/env";
 import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
@@ -19,7 +19,7 @@ export function setUpTestDatabase(): TestDatabase {
     await migrate(env().database);
   });
   afterAll(async () => {
-    await db().$disconnect();
+    await disconnectDatabase();
     await database.drop();
   });
   return database;

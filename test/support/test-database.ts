@@ -116,6 +116,12 @@ export async function dropPostgresDatabase(name: string): Promise<void> {
   await withPostgres(testPostgresUrl(), (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
+/** Runs one statement on the database a DATABASE_URL names ($1, $2... placeholders), for a process that did not make it (Playwright's workers). */
+export async function queryDatabaseAt<Row = Record<string, unknown>>(provider: DatabaseProvider, url: string, sql: string, params?: unknown[]): Promise<Row[]> {
+  if (provider === "sqlite") return querySqlite<Row>(url.replace(/^file:/, ""), sql, params);
+  return (await withPostgres(url, (client) => client.query(sql, params))).rows as Row[];
+}
+
 async function querySqlite<Row>(file: string, sql: string, params: unknown[] = []): Promise<Row[]> {
   return withSqlite(file, (sqlite) => {
     const statement = sqlite.prepare(sql.replace(/\$\d+/g, "?"));

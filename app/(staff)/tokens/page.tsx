@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { revokeToken } from "@/app/(staff)/tokens/actions";
+import { CardTable, type CardTableColumn } from "@/components/card-table";
+import { LocalTime } from "@/components/local-time";
 import { TokenCreateForm } from "@/components/token-create-form";
-import { UtcTime } from "@/components/utc-time";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { listTokensFor, type VisibleToken } from "@/lib/auth/token-access";
 
@@ -26,46 +27,26 @@ export default async function TokensPage() {
         {tokens.length === 0 ? (
           <p>No tokens yet.</p>
         ) : (
-          <div className="table-scroll" role="region" aria-label="Token table" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Scopes</th>
-                  {isOwner && <th scope="col">Owner</th>}
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => (
-                  <tr key={token.id}>
-                    <td>{token.label}</td>
-                    <td>{token.scopes.join(" ")}</td>
-                    {isOwner && <td>{token.ownerEmail ?? "CLI"}</td>}
-                    <td>
-                      <UtcTime date={token.createdAt} />
-                    </td>
-                    <td>
-                      <UtcTime date={token.expiresAt} />
-                    </td>
-                    <td>
-                      <UtcTime date={token.lastUsedAt} />
-                    </td>
-                    <td>
-                      <TokenStatus token={token} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable labelledBy="token-list-heading" rowHeader={LABEL} columns={tokenColumns(isOwner)} rows={tokens} rowKey={(token) => token.id} />
         )}
       </section>
     </>
   );
+}
+
+// A label may be long and unbroken (the CLI takes any length); so may an owner's email.
+const LABEL: CardTableColumn<VisibleToken> = { header: "Label", cell: (token) => token.label, breakAnywhere: true };
+
+function tokenColumns(isOwner: boolean): CardTableColumn<VisibleToken>[] {
+  const owner: CardTableColumn<VisibleToken> = { header: "Owner", cell: (token) => token.ownerEmail ?? "CLI", breakAnywhere: true };
+  return [
+    { header: "Scopes", cell: (token) => token.scopes.join(" ") },
+    ...(isOwner ? [owner] : []),
+    { header: "Created", cell: (token) => <LocalTime date={token.createdAt} /> },
+    { header: "Expires", cell: (token) => <LocalTime date={token.expiresAt} /> },
+    { header: "Last used", cell: (token) => <LocalTime date={token.lastUsedAt} /> },
+    { header: "Status", cell: (token) => <TokenStatus token={token} /> },
+  ];
 }
 
 function TokenStatus({ token }: { token: VisibleToken }) {

@@ -1,15 +1,20 @@
 import type { Metadata } from "next";
-import { PlantForm } from "@/components/plant-form";
+import { PlantEntry } from "@/components/plant-entry";
 import { requireStaff } from "@/lib/auth/require-staff";
+import { signInPath } from "@/lib/auth/callback-url";
+import { suggestNextPlantId } from "@/lib/plants/next-plant-id";
 
 export const metadata: Metadata = { title: "Add a plant · Plant Store" };
 
+const PATH = "/plants/new";
+
 export default async function NewPlantPage() {
-  await requireStaff("/plants/new");
+  await requireStaff(PATH);
+  const suggestedId = await suggestNextPlantId();
   return (
     <>
       <h1>Add a plant</h1>
-      <PlantForm />
+      <PlantEntry suggestedId={suggestedId?.toString() ?? ""} signInHref={signInPath(PATH)} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupCommit } from "@/lib/plants/group-commit";
+import { groupCommit } from "@/lib/db/group-commit";
 
 // The queue alone, with a recording writer in place of the database.
 

@@ -1,0 +1,185 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { disableEndpoint, enableEndpoint, resendDelivery } from "@/app/(staff)/webhooks/actions";
+import { LocalTime } from "@/components/local-time";
+import { WebhookDeleteDialog } from "@/components/webhook-delete-dialog";
+import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
+import { WebhookRotateSecret } from "@/components/webhook-rotate-secret";
+import { WebhookTestEvent } from "@/components/webhook-test-event";
+import { requireOwner } from "@/lib/auth/require-staff";
+import { type DeliveryInfo, listDeliveries, RECENT_DELIVERIES } from "@/lib/webhooks/deliveries";
+import { findWebhookEndpoint, type WebhookEndpointInfo } from "@/lib/webhooks/endpoints";
+
+export const metadata: Metadata = { title: "Webhook endpoint · Plant Store" };
+
+type Params = Promise<{ id: string }>;
+
+export default async function WebhookEndpointPage({ params }: { params: Params }) {
+  const { id } = await params;
+  await requireOwner(`/webhooks/${encodeURIComponent(id)}`);
+  const endpoint = await findWebhookEndpoint(id);
+  if (!endpoint) notFound();
+  const deliveries = await listDeliveries(endpoint.id);
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/webhooks">All webhooks</Link>
+      </p>
+      <h1>Webhook endpoint</h1>
+      <p className="url endpoint-url">{endpoint.url}</p>
+      <dl className="facts">
+        {endpoint.description && (
+          <div>
+            <dt>Description</dt>
+            <dd>{endpoint.description}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Events</dt>
+          <dd>{endpoint.events.join(", ")}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <WebhookEndpointStatus {...endpoint} />
+          </dd>
+        </div>
+        <div>
+          <dt>Failing since</dt>
+          <dd>
+            <LocalTime date={endpoint.failingSince} fallback="not failing" />
+          </dd>
+        </div>
+        <div>
+          <dt>Signing secret</dt>
+          <dd>
+            {endpoint.previousSecretExpiresAt ? (
+              <>
+                rotated; the previous secret also signs until <LocalTime date={endpoint.previousSecretExpiresAt} />
+              </>
+            ) : (
+              "one secret"
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Added</dt>
+          <dd>
+            <LocalTime date={endpoint.createdAt} />
+          </dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="manage-heading">
+        <h2 id="manage-heading">Manage</h2>
+        <div className="actions">
+          <EnableOrDisable endpoint={endpoint} />
+          <WebhookTestEvent endpointId={endpoint.id} />
+          <WebhookRotateSecret endpointId={endpoint.id} />
+          <WebhookDeleteDialog endpointId={endpoint.id} url={endpoint.url} />
+        </div>
+      </section>
+
+      <section aria-labelledby="deliveries-heading">
+        <h2 id="deliveries-heading">Recent deliveries</h2>
+        {deliveries.length === 0 ? (
+          <p>No deliveries yet.</p>
+        ) : (
+          <>
+            <p className="hint">The latest {RECENT_DELIVERIES}, newest first. A resend delivers the same event again, with the same webhook-id.</p>
+            <ol className="cards">
+              {deliveries.map((delivery) => (
+                <li key={delivery.id} className="card">
+                  <Delivery endpointId={endpoint.id} delivery={delivery} />
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function EnableOrDisable({ endpoint }: { endpoint: WebhookEndpointInfo }) {
+  if (endpoint.enabled) {
+    return (
+      <form action={disableEndpoint} className="action">
+        <p className="hint" id="disable-hint">
+          Stops sending to this endpoint. Events that happen while it is disabled are not sent to it later.
+        </p>
+        <input type="hidden" name="endpointId" value={endpoint.id} />
+        <button type="submit" aria-describedby="disable-hint">
+          Disable endpoint
+        </button>
+      </form>
+    );
+  }
+  return (
+    <form action={enableEndpoint} className="action">
+      <p className="hint" id="enable-hint">
+        Sends new events to this endpoint again, and forgets its past failures.
+      </p>
+      <input type="hidden" name="endpointId" value={endpoint.id} />
+      <button type="submit" aria-describedby="enable-hint">
+        Enable endpoint
+      </button>
+    </form>
+  );
+}
+
+function Delivery({ endpointId, delivery }: { endpointId: string; delivery: DeliveryInfo }) {
+  return (
+    <>
+      <h3 className="card-title">
+        {delivery.eventType} <span className={`badge badge-${delivery.status}`}>{delivery.status}</span>
+      </h3>
+      <dl className="facts">
+        <div>
+          <dt>webhook-id</dt>
+          <dd className="id">{delivery.eventId}</dd>
+        </div>
+        <div>
+          <dt>Attempts</dt>
+          <dd>{delivery.attempts}</dd>
+        </div>
+        <div>
+          <dt>Last response</dt>
+          <dd>
+            {delivery.lastAttemptAt ? (
+              <>
+                {delivery.lastStatus === null ? "no answer" : `HTTP ${delivery.lastStatus}`}, <LocalTime date={delivery.lastAttemptAt} />
+              </>
+            ) : (
+              "not tried yet"
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Next attempt</dt>
+          <dd>
+            <LocalTime date={delivery.nextAttemptAt} fallback="none" />
+          </dd>
+        </div>
+        <div>
+          <dt>Last error</dt>
+          <dd>{delivery.lastError ?? "none"}</dd>
+        </div>
+        <div>
+          <dt>Queued</dt>
+          <dd>
+            <LocalTime date={delivery.createdAt} />
+          </dd>
+        </div>
+      </dl>
+      <form action={resendDelivery}>
+        <input type="hidden" name="endpointId" value={endpointId} />
+        <input type="hidden" name="deliveryId" value={delivery.id} />
+        <button type="submit" className="secondary" aria-label={`Resend ${delivery.eventType} ${delivery.eventId}`}>
+          Resend
+        </button>
+      </form>
+    </>
+  );
+}

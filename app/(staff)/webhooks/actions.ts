@@ -1,0 +1,114 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import type { z } from "zod";
+import { requireOwner } from "@/lib/auth/require-staff";
+import { newWebhookEndpointSchema, webhookEndpointFieldSchema } from "@/lib/validations/webhook";
+import { resendDelivery as queueResend, sendTestEvent as queueTestEvent } from "@/lib/webhooks/deliveries";
+import { disabledByOwnerReason } from "@/lib/webhooks/disabled-reason";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
+  enableWebhookEndpoint,
+  findWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+} from "@/lib/webhooks/endpoints";
+import { WebhookTargetError } from "@/lib/webhooks/target-address";
+
+// Server actions are public endpoints: each one checks, itself, that an owner
+// is signed in (staff who are not owners get a 404, as from the pages).
+// Whether an endpoint is enabled shows in every staff page's notice (the
+// layout), so changing it revalidates the layout, not just this page.
+
+export type CreateEndpointResult =
+  /** The new endpoint and its secret, shown once: it cannot be shown again. */
+  | { created: { id: string; url: string; secret: string } }
+  | { errors: { field: z.infer<typeof webhookEndpointFieldSchema> | null; message: string }[] };
+
+/** Adds an endpoint from the form's raw values, parsed with the form's own schema; a URL the target rules refuse is an error on the URL. */
+export async function createEndpoint(values: unknown): Promise<CreateEndpointResult> {
+  await requireOwner("/webhooks");
+  const parsed = newWebhookEndpointSchema.safeParse(values);
+  if (!parsed.success) {
+    return {
+      errors: parsed.error.issues.map((issue) => ({ field: webhookEndpointFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })),
+    };
+  }
+  try {
+    const { endpoint, secret } = await createWebhookEndpoint(parsed.data);
+    revalidatePath("/webhooks");
+    return { created: { id: endpoint.id, url: endpoint.url, secret } };
+  } catch (error) {
+    if (error instanceof WebhookTargetError) return { errors: [{ field: "url", message: error.message }] };
+    throw error;
+  }
+}
+
+export async function disableEndpoint(form: FormData): Promise<void> {
+  const id = endpointId(form);
+  const owner = await requireOwner(endpointPath(id));
+  await disableWebhookEndpoint(id, disabledByOwnerReason(owner.email));
+  revalidatePath("/", "layout");
+}
+
+export async function enableEndpoint(form: FormData): Promise<void> {
+  const id = endpointId(form);
+  await requireOwner(endpointPath(id));
+  await enableWebhookEndpoint(id);
+  revalidatePath("/", "layout");
+}
+
+export async function deleteEndpoint(form: FormData): Promise<void> {
+  const id = endpointId(form);
+  await requireOwner(endpointPath(id));
+  await deleteWebhookEndpoint(id);
+  revalidatePath("/", "layout");
+  redirect("/webhooks");
+}
+
+export type RotateSecretResult =
+  /** The new secret, shown once; the previous one signs beside it until previousSecretExpiresAt (ISO 8601). */
+  | { rotated: { secret: string; previousSecretExpiresAt: string | null } }
+  | { error: string };
+
+export async function rotateSecret(id: unknown): Promise<RotateSecretResult> {
+  if (typeof id !== "string") return { error: "no such endpoint" };
+  await requireOwner(endpointPath(id));
+  const secret = await rotateWebhookEndpointSecret(id);
+  if (secret === null) return { error: "This endpoint no longer exists." };
+  const endpoint = await findWebhookEndpoint(id);
+  revalidatePath(endpointPath(id));
+  return { rotated: { secret, previousSecretExpiresAt: endpoint?.previousSecretExpiresAt?.toISOString() ?? null } };
+}
+
+export type SendTestEventResult = { sent: { eventId: string } } | { error: string };
+
+export async function sendTestEvent(id: unknown): Promise<SendTestEventResult> {
+  if (typeof id !== "string") return { error: "no such endpoint" };
+  await requireOwner(endpointPath(id));
+  const eventId = await queueTestEvent(id);
+  if (eventId === null) return { error: "This endpoint no longer exists." };
+  revalidatePath(endpointPath(id));
+  return { sent: { eventId } };
+}
+
+export async function resendDelivery(form: FormData): Promise<void> {
+  const id = endpointId(form);
+  await requireOwner(endpointPath(id));
+  const deliveryId = form.get("deliveryId");
+  // A delivery of another endpoint, or none, looks like nothing at all: nothing happens.
+  if (typeof deliveryId === "string") await queueResend(id, deliveryId);
+  revalidatePath(endpointPath(id));
+}
+
+function endpointId(form: FormData): string {
+  const id = form.get("endpointId");
+  return typeof id === "string" ? id : "";
+}
+
+/** Where a signed-out owner returns after signing in. */
+function endpointPath(id: string): string {
+  return `/webhooks/${encodeURIComponent(id)}`;
+}

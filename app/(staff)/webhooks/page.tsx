@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { LocalTime } from "@/components/local-time";
+import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
+import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
+import { requireOwner } from "@/lib/auth/require-staff";
+import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
+
+export const metadata: Metadata = { title: "Webhooks · Plant Store" };
+
+// Owners only: an endpoint makes the app send requests where its URL says,
+// signed with a secret that only this page and the CLI ever show.
+export default async function WebhooksPage() {
+  await requireOwner("/webhooks");
+  const endpoints = await listWebhookEndpoints();
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <p>
+        When plants are added or deleted, Plant Store sends the event to each endpoint that asked for it: an HTTP POST signed with the endpoint’s
+        secret (Standard Webhooks), retried until the receiver answers with a 2xx status.
+      </p>
+      <section aria-labelledby="add-endpoint-heading">
+        <h2 id="add-endpoint-heading">Add an endpoint</h2>
+        <WebhookEndpointForm />
+      </section>
+      <section aria-labelledby="endpoint-list-heading">
+        <h2 id="endpoint-list-heading">Endpoints</h2>
+        {endpoints.length === 0 ? (
+          <p>No endpoints yet.</p>
+        ) : (
+          <ul className="cards">
+            {endpoints.map((endpoint) => (
+              <li key={endpoint.id} className="card">
+                <h3 className="card-title">
+                  <Link href={`/webhooks/${endpoint.id}`} className="url">
+                    {endpoint.url}
+                  </Link>
+                </h3>
+                {endpoint.description && <p className="card-description">{endpoint.description}</p>}
+                <dl className="facts">
+                  <div>
+                    <dt>Events</dt>
+                    <dd>{endpoint.events.join(", ")}</dd>
+                  </div>
+                  <div>
+                    <dt>Status</dt>
+                    <dd>
+                      <WebhookEndpointStatus {...endpoint} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Failing since</dt>
+                    <dd>
+                      <LocalTime date={endpoint.failingSince} fallback="not failing" />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Added</dt>
+                    <dd>
+                      <LocalTime date={endpoint.createdAt} />
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

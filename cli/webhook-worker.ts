@@ -1,0 +1,37 @@
+// npm run worker (`node --max-old-space-size=256 --import tsx cli/webhook-worker.ts`):
+// the webhook delivery worker as a process of its own, for deployments that
+// keep it apart from the web servers (set WEBHOOK_WORKER=off for them). It
+// brings the database up to date as the server does, sends until SIGTERM or
+// SIGINT, then finishes or gives back what it holds, closes the database and
+// exits 0. Run with tsx loaded into the process, like npm start: tsx's CLI
+// would run it as a child and SIGKILL it if it did not acknowledge a signal
+// within 30 ms, cutting that clean stop short.
+import { disconnectDatabase } from "@/lib/db/client";
+import { env } from "@/lib/server/env";
+import { describeError, log } from "@/lib/server/log";
+import { startServer } from "@/lib/server/startup";
+import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
+
+async function main(): Promise<void> {
+  // Validates the configuration (exits 1 naming a bad variable) and migrates.
+  await startServer();
+  const worker = startWebhookWorker();
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    try {
+      await worker.stop(env().timeouts.shutdownMs);
+      await disconnectDatabase();
+      log.info("shut down", { signal });
+      process.exit(0);
+    } catch (error) {
+      log.error("shutdown failed", describeError(error));
+      process.exit(1);
+    }
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+}
+
+void main();

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "@/test/support/cli";
+import { freshDatabases } from "@/test/support/set-up-test-database";
+import type { TestDatabase } from "@/test/support/test-database";
+
+// The operator's webhook CLI, run as a process against a fresh database, with
+// no app running. Private targets are allowed only where a test says so: the
+// rule that refuses them is part of what is tested.
+
+const freshDatabase = freshDatabases();
+
+const PRIVATE_ALLOWED = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" };
+const PRIVATE_UNSET = { WEBHOOK_ALLOW_PRIVATE_TARGETS: undefined };
+
+type Listed = {
+  id: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  failingSince: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+};
+
+async function webhookCli(database: TestDatabase, args: string[], env: Partial<NodeJS.ProcessEnv> = PRIVATE_UNSET) {
+  const run = await runCli("webhook", args, { database, env });
+  if (run.code !== 0) throw new Error(`webhook ${args.join(" ")} exited with ${run.code}:\n${run.stderr}`);
+  return run;
+}
+
+async function listed(database: TestDatabase): Promise<Listed[]> {
+  return JSON.parse((await webhookCli(database, ["list", "--json"])).stdout) as Listed[];
+}
+
+describe("webhook CLI", () => {
+  // Eleven CLI processes one after another, each starting tsx and migrating: seconds each on a busy machine.
+  it("create prints only the secret; list shows the endpoint; disable, enable, rotate and delete act on it", { timeout: 120_000 }, async () => {
+    const database = await freshDatabase();
+    const before = Date.now();
+    const created = await webhookCli(
+      database,
+      ["create", "--url", "http://127.0.0.1:9/hooks", "--event", "plant.created", "--event", "plant.deleted", "--description", "till sync"],
+      PRIVATE_ALLOWED,
+    );
+    const secret = created.stdout.trimEnd();
+    expect(created.stdout).toBe(`${secret}\n`);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const [endpoint] = await listed(database);
+    expect(endpoint).toMatchObject({
+      url: "http://127.0.0.1:9/hooks",
+      description: "till sync",
+      events: ["plant.created", "plant.deleted"],
+      enabled: true,
+      disabledReason: null,
+      failingSince: null,
+      previousSecretExpiresAt: null,
+    });
+    expect(Date.parse(endpoint!.createdAt)).toBeGreaterThanOrEqual(before);
+    expect(created.stderr).toContain(endpoint!.id);
+    expect(created.stderr).toContain("shown only this once");
+    // Sealed at rest: the secret is nowhere in the database in the clear.
+    const dump = JSON.stringify(await database.query("SELECT * FROM webhook_endpoints"), (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
+    expect(dump).toContain("http://127.0.0.1:9/hooks");
+    expect(dump).not.toContain(secret.slice("whsec_".length));
+
+    const table = (await webhookCli(database, ["list"])).stdout;
+    expect(table).toMatch(/^ID +URL +EVENTS +STATUS +FAILING SINCE +CREATED\n/);
+    expect(table).toMatch(new RegExp(`${endpoint!.id} +http://127\\.0\\.0\\.1:9/hooks +plant\\.created plant\\.deleted +enabled +- +`));
+
+    await webhookCli(database, ["disable", endpoint!.id]);
+    const [disabled] = await listed(database);
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: "disabled by an operator with the CLI", disabledAt: expect.any(String) });
+    expect((await webhookCli(database, ["list"])).stdout).toContain("disabled (disabled by an operator with the CLI) since ");
+
+    await webhookCli(database, ["enable", endpoint!.id]);
+    expect((await listed(database))[0]).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
+
+    const rotated = await webhookCli(database, ["rotate", endpoint!.id]);
+    const newSecret = rotated.stdout.trimEnd();
+    expect(rotated.stdout).toBe(`${newSecret}\n`);
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(secret);
+    expect(rotated.stderr).toContain("previous secret keeps signing beside it for 24 hours");
+    const expires = Date.parse((await listed(database))[0]!.previousSecretExpiresAt!);
+    expect(expires - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+
+    const deleted = await webhookCli(database, ["delete", endpoint!.id]);
+    expect(deleted.stderr).toContain(`deleted webhook endpoint ${endpoint!.id}`);
+    expect((await webhookCli(database, ["list"])).stdout).toBe("no webhook endpoints\n");
+    expect(await listed(database)).toEqual([]);
+  });
+
+  it("refuses a private address while private targets are not allowed, with the reason, and stores nothing", async () => {
+    const database = await freshDatabase();
+    const refused = await runCli("webhook", ["create", "--url", "https://127.0.0.1/hooks", "--event", "plant.created"], { database, env: PRIVATE_UNSET });
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toBe(
+      "webhook: url's host 127.0.0.1 resolves to 127.0.0.1, a private, loopback or link-local address; webhooks go to public addresses only\n",
+    );
+    const http = await runCli("webhook", ["create", "--url", "http://127.0.0.1:9/hooks", "--event", "plant.created"], { database, env: PRIVATE_UNSET });
+    expect(http).toMatchObject({ code: 1, stdout: "", stderr: "webhook: url must be an https:// URL\n" });
+    expect(await listed(database)).toEqual([]);
+  });
+
+  it.each([
+    [["create", "--event", "plant.created"], 2, "--url <url> is required"],
+    [["create", "--url", "https://example.com/h"], 2, "--event is required"],
+    [["create", "--url", "https://example.com/h", "--event", "plant.watered"], 2, "events are plant.created, plant.updated and plant.deleted"],
+    [["create", "--url", "not a url", "--event", "plant.created"], 2, "url must be an absolute URL"],
+    [["create", "--url", "https://example.com/h", "--event", "plant.created", "--description", "x".repeat(201)], 2, "description must be at most 200 characters"],
+    [["create", "--url", "https://example.com/h", "--event", "plant.created", "--secret", "s"], 2, "Unknown option '--secret'"],
+    [["list", "extra"], 2, "Unexpected argument 'extra'"],
+    [["disable"], 2, "disable takes exactly one endpoint id"],
+    [["rotate", "a", "b"], 2, "rotate takes exactly one endpoint id"],
+    [["enable", "no-such-id"], 1, "no webhook endpoint with id no-such-id"],
+    [["delete", "no-such-id"], 1, "no webhook endpoint with id no-such-id"],
+    [["rotate", "no-such-id"], 1, "no webhook endpoint with id no-such-id"],
+    [["fly"], 2, "unknown command fly"],
+    [[], 2, "a command is required"],
+  ])("%j fails with exit %i: %s", async (args, code, message) => {
+    const result = await runCli("webhook", args, { database: await freshDatabase(), env: PRIVATE_UNSET });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
+    if (code === 2) expect(result.stderr).toContain("usage:\n  webhook create");
+  });
+});

@@ -1,0 +1,156 @@
+// npm run --silent webhook -- <create|list|disable|enable|rotate|delete>: the
+// operator's webhook endpoint CLI (issue 9). Works against the configured
+// database whether or not the app is running. Secrets go to stdout alone, so
+// `secret=$(npm run --silent webhook -- create ...)` captures just the secret.
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { runCli, UsageError } from "@/cli/run-cli";
+import { env } from "@/lib/server/env";
+import { migrate } from "@/lib/db/migrate";
+import { newWebhookEndpointSchema, WEBHOOK_EVENT_TYPES } from "@/lib/validations/webhook";
+import { DISABLED_WITH_CLI_REASON } from "@/lib/webhooks/disabled-reason";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
+  enableWebhookEndpoint,
+  findWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  type WebhookEndpointInfo,
+} from "@/lib/webhooks/endpoints";
+
+const USAGE = `usage:
+  webhook create --url <url> --event <type> [--event <type> ...] [--description <text>]
+      prints only the new whsec_ secret on stdout (shown this once), the endpoint's id on stderr;
+      events: ${WEBHOOK_EVENT_TYPES.join(", ")}
+  webhook list [--json]
+  webhook disable <id>
+  webhook enable <id>
+  webhook rotate <id>
+      prints only the new secret; the previous one keeps signing beside it for 24 hours
+  webhook delete <id>
+      deletes the endpoint and its deliveries`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  await migrate(env().database);
+  return run(rest);
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { create, list, disable, enable, rotate, delete: remove };
+
+async function create(args: string[]): Promise<void> {
+  const { values } = parse(args, {
+    url: { type: "string" },
+    event: { type: "string", multiple: true },
+    description: { type: "string" },
+  });
+  if (values.url === undefined) throw new UsageError("--url <url> is required");
+  const events = (values.event ?? []).flatMap((event) => event.split(/[\s,]+/)).filter(Boolean);
+  if (events.length === 0) throw new UsageError(`--event is required (${WEBHOOK_EVENT_TYPES.join(", ")})`);
+  const parsed = newWebhookEndpointSchema.safeParse({ url: values.url, events, description: values.description });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  // A refused URL (lib/webhooks/target-address.ts) is not a usage mistake: exit 1 with its reason.
+  const { endpoint, secret } = await createWebhookEndpoint(parsed.data);
+  process.stdout.write(`${secret}\n`);
+  process.stderr.write(`created webhook endpoint ${endpoint.id} for ${endpoint.url} (${endpoint.events.join(" ")}); the secret above is shown only this once\n`);
+}
+
+async function list(args: string[]): Promise<void> {
+  const { values } = parse(args, { json: { type: "boolean", default: false } });
+  const endpoints = await listWebhookEndpoints();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(endpoints.map(describe), null, 2)}\n`);
+    return;
+  }
+  if (endpoints.length === 0) {
+    process.stdout.write("no webhook endpoints\n");
+    return;
+  }
+  const rows = endpoints.map((endpoint) => [
+    endpoint.id,
+    endpoint.url,
+    endpoint.events.join(" "),
+    status(endpoint),
+    endpoint.failingSince?.toISOString() ?? "-",
+    endpoint.createdAt.toISOString(),
+  ]);
+  const table = [["ID", "URL", "EVENTS", "STATUS", "FAILING SINCE", "CREATED"], ...rows];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+}
+
+function status(endpoint: WebhookEndpointInfo): string {
+  if (endpoint.enabled) return "enabled";
+  const since = endpoint.disabledAt ? ` since ${endpoint.disabledAt.toISOString()}` : "";
+  return `disabled (${endpoint.disabledReason ?? "no reason recorded"})${since}`;
+}
+
+function describe(endpoint: WebhookEndpointInfo) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: endpoint.events,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+    failingSince: endpoint.failingSince?.toISOString() ?? null,
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}
+
+async function disable(args: string[]): Promise<void> {
+  const id = oneId("disable", args);
+  if (!(await disableWebhookEndpoint(id, DISABLED_WITH_CLI_REASON))) throw noSuchEndpoint(id);
+  process.stderr.write(`disabled webhook endpoint ${id}: nothing is sent to it until it is enabled\n`);
+}
+
+async function enable(args: string[]): Promise<void> {
+  const id = oneId("enable", args);
+  if (!(await enableWebhookEndpoint(id))) throw noSuchEndpoint(id);
+  process.stderr.write(`enabled webhook endpoint ${id}: new events are sent to it again\n`);
+}
+
+async function rotate(args: string[]): Promise<void> {
+  const id = oneId("rotate", args);
+  const secret = await rotateWebhookEndpointSecret(id);
+  if (secret === null) throw noSuchEndpoint(id);
+  const until = (await findWebhookEndpoint(id))?.previousSecretExpiresAt;
+  process.stdout.write(`${secret}\n`);
+  process.stderr.write(
+    `rotated the secret of webhook endpoint ${id}; the new secret above is shown only this once. ` +
+      `The previous secret keeps signing beside it for 24 hours${until ? ` (until ${until.toISOString()})` : ""}, so receivers can switch over\n`,
+  );
+}
+
+async function remove(args: string[]): Promise<void> {
+  const id = oneId("delete", args);
+  if (!(await deleteWebhookEndpoint(id))) throw noSuchEndpoint(id);
+  process.stderr.write(`deleted webhook endpoint ${id} and its deliveries\n`);
+}
+
+function oneId(command: string, args: string[]): string {
+  const { positionals } = parse(args, {}, true);
+  const [id] = positionals;
+  if (!id || positionals.length > 1) throw new UsageError(`${command} takes exactly one endpoint id (see webhook list)`);
+  return id;
+}
+
+function noSuchEndpoint(id: string): Error {
+  return new Error(`no webhook endpoint with id ${id}`);
+}
+
+/** node:util's parseArgs, its complaints (an unknown flag, a missing value) turned into usage errors. */
+function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+runCli("webhook", USAGE, () => main(process.argv.slice(2)));

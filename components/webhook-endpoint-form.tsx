@@ -1,0 +1,113 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { createEndpoint } from "@/app/(staff)/webhooks/actions";
+import { FormError } from "@/components/form-error";
+import { InputField } from "@/components/form-field";
+import { SecretOnce } from "@/components/secret-once";
+import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { SubmitButton } from "@/components/submit-button";
+import {
+  type NewWebhookEndpoint,
+  newWebhookEndpointSchema,
+  type NewWebhookEndpointValues,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_EVENTS,
+  WEBHOOK_EVENT_TYPES,
+} from "@/lib/validations/webhook";
+
+const DEFAULTS: NewWebhookEndpointValues = { url: "", events: [...WEBHOOK_EVENT_TYPES], description: "" };
+
+/** How the messages name each field (the form's labels). */
+const LABELS: FieldLabels<NewWebhookEndpointValues> = { url: "URL", events: "Events", description: "Description" };
+
+/**
+ * Adds a webhook endpoint; the form checks its fields with the same schema as
+ * the server action, and shows the server's reason when the URL is refused
+ * (not https, not resolving, a private address), all in sentences. The new
+ * secret is shown once, and takes focus (SecretOnce).
+ */
+export function WebhookEndpointForm() {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver: withSentences(zodResolver(newWebhookEndpointSchema), LABELS), defaultValues: DEFAULTS });
+  const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
+
+  async function onSubmit(values: NewWebhookEndpoint) {
+    setCreated(undefined);
+    // The server action parses it again, with the same schema: it trusts nothing from the browser.
+    const result = await createEndpoint(values);
+    if ("created" in result) {
+      setCreated(result.created);
+      reset(DEFAULTS);
+      return;
+    }
+    result.errors.forEach(({ field, message }, index) =>
+      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
+    );
+  }
+
+  return (
+    <>
+      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <InputField
+          id="webhook-url"
+          label="URL"
+          hint="Where Plant Store sends events: an https:// address that reaches the receiver."
+          error={errors.url?.message}
+          registration={register("url")}
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          required
+        />
+        <fieldset aria-describedby={errors.events ? "webhook-events-error" : undefined}>
+          <legend>Events</legend>
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type} className="check">
+              <input {...register("events")} type="checkbox" value={type} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
+            </label>
+          ))}
+          <p id="webhook-events-error" className="field-error" aria-live="polite">
+            {errors.events?.message}
+          </p>
+        </fieldset>
+        <InputField
+          id="webhook-description"
+          label="Description (optional)"
+          hint={`What receives these events, up to ${WEBHOOK_DESCRIPTION_MAX} characters.`}
+          error={errors.description?.message}
+          registration={register("description")}
+          type="text"
+          autoComplete="off"
+          maxLength={WEBHOOK_DESCRIPTION_MAX}
+        />
+        <FormError message={errors.root?.server?.message} />
+        <SubmitButton pending={isSubmitting} pendingLabel="Checking the URL…">
+          Add endpoint
+        </SubmitButton>
+      </form>
+      <div role="status" className="new-token-status">
+        {created && (
+          <SecretOnce id="new-webhook-secret" label="Signing secret" secret={created.secret}>
+            <p>
+              <strong>Copy the signing secret for {created.url} now:</strong> it will not be shown again. The receiver needs it to verify that
+              deliveries come from Plant Store.
+            </p>
+            <p>
+              <Link href={`/webhooks/${created.id}`}>Open this endpoint</Link> to send it a test event.
+            </p>
+          </SecretOnce>
+        )}
+      </div>
+    </>
+  );
+}

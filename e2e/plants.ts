@@ -1,0 +1,47 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { runCli } from "../test/support/cli";
+import type { E2eDatabase } from "../test/support/e2e-databases";
+import { expect } from "./fixtures";
+
+// What the plants specs share: plants made through the API (exact ids, as
+// JSON text: Playwright's `data` would pass them through JSON.stringify),
+// and a bearer token for the API's side of a URL.
+
+export type NewPlant = { id: bigint; name: string; tag?: string };
+
+export function plantJson({ id, name, tag }: NewPlant): string {
+  return `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? "" : `,"tag":${JSON.stringify(tag)}`}}`;
+}
+
+/** Stores plants in one POST /plants/batch with the signed-in owner's session, as the app's own pages would. */
+export async function addPlants(page: Page, plants: NewPlant[]): Promise<void> {
+  const response = await page.request.post("/plants/batch", {
+    headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+    data: `[${plants.map(plantJson).join(",")}]`,
+  });
+  expect(response.status()).toBe(200);
+  expect(await response.text()).not.toContain('"status":"refused"');
+}
+
+/** Sets when a plant was added, as the app writes times on either engine (ISO 8601, UTC). */
+export async function setAddedAt(sql: (statement: string, params?: unknown[]) => Promise<unknown>, id: bigint, iso: string): Promise<void> {
+  await sql("UPDATE plants SET created_at = $1 WHERE id = $2", [iso.replace("Z", "+00:00"), id.toString()]);
+}
+
+/** A plants:write token made with the operator's CLI. */
+export async function writeToken(database: E2eDatabase): Promise<string> {
+  const run = await runCli("token", ["create", "--name", "e2e plants", "--scope", "plants:write"], { database });
+  expect(run, "token CLI").toMatchObject({ code: 0 });
+  return run.stdout.trim();
+}
+
+/** The API as a program calls it: a bearer token, no cookies. */
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Changes a plant through the API, as another client would, between a page's load and its save. */
+export async function patchAsSomeoneElse(request: APIRequestContext, token: string, id: bigint, body: string): Promise<void> {
+  const response = await request.patch(`/plants/${id}`, { headers: { ...bearer(token), "content-type": "application/merge-patch+json" }, data: body });
+  expect(response.status(), await response.text()).toBe(200);
+}

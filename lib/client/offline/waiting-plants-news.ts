@@ -1,0 +1,26 @@
+import { type WaitingPlantsNews, waitingPlantsNewsSchema } from "@/lib/validations/waiting-plant";
+
+// News of the waiting plants, told to every page of the app and to its
+// service worker (a BroadcastChannel reaches every context of the origin,
+// this one's other listeners included), so that each lists them anew and
+// says what a round of sending did, whoever ran it.
+
+const CHANNEL = "plant-store:waiting-plants";
+
+export function tellWaitingPlantsNews(news: WaitingPlantsNews): void {
+  if (typeof BroadcastChannel === "undefined") return;
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage(news);
+  channel.close();
+}
+
+/** Calls `listener` with each piece of news; returns the function that stops listening. */
+export function listenToWaitingPlantsNews(listener: (news: WaitingPlantsNews) => void): () => void {
+  if (typeof BroadcastChannel === "undefined") return () => {};
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (event: MessageEvent<unknown>) => {
+    const news = waitingPlantsNewsSchema.safeParse(event.data);
+    if (news.success) listener(news.data);
+  };
+  return () => channel.close();
+}

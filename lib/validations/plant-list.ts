@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { listPlantsQuerySchema } from "@/lib/validations/plant";
+
+// The staff list's URL (issue 11): what to find, in which order, which page:
+// `/?q=fern&tag=tropical&sort=name&page=2`. Read here, written by
+// plantListHref, so a search is a plain link: shareable, kept on reload, and
+// made by a GET form without JavaScript. Browser-safe (only zod).
+
+/** The orders the list offers: a field, descending when it starts with "-" (as JSON:API's sort parameter). */
+export const PLANT_SORTS = ["-added", "added", "id", "-id", "name", "-name"] as const;
+export type PlantSort = (typeof PLANT_SORTS)[number];
+export const DEFAULT_PLANT_SORT: PlantSort = "-added";
+
+export const PLANT_SORT_LABELS: Record<PlantSort, string> = {
+  "-added": "Newest first",
+  added: "Oldest first",
+  id: "Id, lowest first",
+  "-id": "Id, highest first",
+  name: "Name, A to Z",
+  "-name": "Name, Z to A",
+};
+
+// Beyond any store's plants at 20 a page; a longer number is no page.
+const PAGE_NUMBER = /^[1-9][0-9]{0,6}$/;
+
+// A GET form sends every field, an empty one as `q=`: here that means no
+// filter (the API refuses it instead, so that a script's empty value never
+// widens to every plant; a person clearing a field means exactly that).
+const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
+
+/**
+ * The list's query. q and tag follow the API's rules (the same words in a
+ * message, the same matching); a sort or page no link makes falls back to the
+ * default rather than failing the page. Other parameters are ignored.
+ */
+export const plantListSearchSchema = z.object({
+  q: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.q),
+  tag: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.tag),
+  sort: z.enum(PLANT_SORTS).catch(DEFAULT_PLANT_SORT),
+  page: z.string().regex(PAGE_NUMBER).transform(Number).catch(1),
+});
+
+export type PlantListSearch = z.output<typeof plantListSearchSchema>;
+
+/** The filters' fields, which may hold a mistake worth showing (the sort and page cannot). */
+export type PlantListFilterField = "q" | "tag";
+
+/**
+ * The search a URL asks for, and each filter's mistake. A filter with a
+ * mistake is left out of `search` (its message is for the field showing it).
+ */
+export function readPlantListSearch(params: Record<string, string | string[] | undefined>): {
+  search: PlantListSearch;
+  errors: Partial<Record<PlantListFilterField, string>>;
+} {
+  const parsed = plantListSearchSchema.safeParse(params);
+  if (parsed.success) return { search: parsed.data, errors: {} };
+  const errors: Partial<Record<PlantListFilterField, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0];
+    if ((field === "q" || field === "tag") && errors[field] === undefined) errors[field] = issue.message;
+  }
+  const { q, tag, ...rest } = params;
+  const kept = { ...rest, ...(errors.q === undefined && { q }), ...(errors.tag === undefined && { tag }) };
+  return { search: plantListSearchSchema.parse(kept), errors };
+}
+
+/** The list's URL for a search: defaults left out, so each search has one URL. */
+export function plantListHref({ q, tag, sort = DEFAULT_PLANT_SORT, page = 1 }: Partial<PlantListSearch>): string {
+  const query = new URLSearchParams();
+  if (q !== undefined) query.set("q", q);
+  if (tag !== undefined) query.set("tag", tag);
+  if (sort !== DEFAULT_PLANT_SORT) query.set("sort", sort);
+  if (page !== 1) query.set("page", String(page));
+  const text = query.toString();
+  return text === "" ? "/" : `/?${text}`;
+}
+
+/** Where the staff download the list's plants as CSV: the same filters (app/(staff)/plants.csv/route.ts). */
+export const PLANT_EXPORT_PATH = "/plants.csv";
+
+export function plantExportHref({ q, tag }: Pick<PlantListSearch, "q" | "tag">): string {
+  const query = new URLSearchParams();
+  if (q !== undefined) query.set("q", q);
+  if (tag !== undefined) query.set("tag", tag);
+  const text = query.toString();
+  return text === "" ? PLANT_EXPORT_PATH : `${PLANT_EXPORT_PATH}?${text}`;
+}

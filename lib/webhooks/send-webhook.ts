@@ -1,0 +1,212 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { Webhook } from "standardwebhooks";
+import { processGlobal } from "@/lib/server/process-global";
+import { parseRetryAfter } from "@/lib/webhooks/retry-delay";
+
+// One attempt at one delivery, as Standard Webhooks 1.0 describes it: a POST of
+// the event's JSON, with webhook-id (the event's id, the same on every retry,
+// so a receiver can drop a repeat), webhook-timestamp (this attempt's time, so
+// a receiver can refuse a replay) and webhook-signature (v1, HMAC-SHA256 of
+// id.timestamp.body under each signing secret, space-separated: two during a
+// rotation).
+//
+// Where the request goes is checked twice: the URL's scheme here, before
+// anything is sent, and the address the socket connects to in the agent
+// (request-filtering-agent), after DNS, so a name that resolves to a public
+// address when the endpoint is saved and to 127.0.0.1 now (DNS rebinding)
+// reaches nothing. Node's fetch (undici) would bypass the agent, hence node:http.
+
+export type WebhookMessage = {
+  url: string;
+  /** The event's id: msg_…, the webhook-id header. */
+  eventId: string;
+  body: string;
+  /** Secrets in whsec_ form; each signs the message. */
+  secrets: readonly string[];
+};
+
+export type AttemptOutcome = {
+  /** The receiver's HTTP status; absent when no answer came. */
+  status?: number;
+  /** How long the receiver asked us to wait (Retry-After), in ms. */
+  retryAfterMs?: number;
+  /** Why the attempt failed, for the delivery's record; absent on a 2xx. */
+  error?: string;
+  /** True when the target rules forbade the request: nothing was sent. */
+  refused?: true;
+  durationMs: number;
+};
+
+export type SendOptions = {
+  timeoutMs: number;
+  allowPrivateTargets: boolean;
+  /** Cuts the attempt short (the worker stopping); it then fails with `aborted`. */
+  signal?: AbortSignal;
+  /** The attempt's time, as unix milliseconds (for tests); now by default. */
+  now?: number;
+};
+
+export const USER_AGENT = "PlantStore-Webhooks/1.0 (Standard Webhooks)";
+
+// What is kept of a receiver's answer: enough for a short error message; the
+// rest is not read, whatever the receiver sends.
+const MAX_RESPONSE_BYTES = 4 * 1024;
+const MAX_ERROR_BODY_CHARS = 200;
+
+/**
+ * The body every receiver verifies: built as text, never by JSON.stringify of
+ * parsed data, so the database's JSON (int64 ids among it) arrives digit for digit.
+ */
+export function webhookBody(event: { type: string; createdAt: Date; data: string }): string {
+  return `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(event.createdAt.toISOString())},"data":${event.data}}`;
+}
+
+/** The Standard Webhooks headers of one attempt made at `now` (unix ms). */
+export function webhookHeaders(message: Pick<WebhookMessage, "eventId" | "body" | "secrets">, now: number): Record<string, string> {
+  const seconds = Math.floor(now / 1000);
+  const at = new Date(seconds * 1000);
+  return {
+    "webhook-id": message.eventId,
+    "webhook-timestamp": String(seconds),
+    "webhook-signature": message.secrets.map((secret) => new Webhook(secret).sign(message.eventId, at, message.body)).join(" "),
+  };
+}
+
+/** Sends one attempt; never throws: every failure is an outcome with an error. */
+export async function sendWebhook(message: WebhookMessage, options: SendOptions): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const finish = (outcome: Omit<AttemptOutcome, "durationMs">): AttemptOutcome => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
+
+  const url = URL.canParse(message.url) ? new URL(message.url) : undefined;
+  const schemes = options.allowPrivateTargets ? ["https:", "http:"] : ["https:"];
+  if (!url || !schemes.includes(url.protocol)) return finish({ refused: true, error: "refused: the endpoint's URL must be an https:// URL" });
+  if (url.username || url.password) return finish({ refused: true, error: "refused: the endpoint's URL must not carry a user name or password" });
+
+  let headers: Record<string, string>;
+  try {
+    headers = webhookHeaders(message, options.now ?? Date.now());
+  } catch (error) {
+    return finish({ error: `the message could not be signed: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  try {
+    const answer = await exchange(url, message.body, headers, options);
+    return finish(judge(answer));
+  } catch (error) {
+    return finish(describeFailure(error, options.timeoutMs));
+  }
+}
+
+type Answer = { status: number; retryAfter?: string; text: string };
+
+class AttemptTimeout extends Error {
+  override name = "AttemptTimeout";
+}
+class AttemptAborted extends Error {
+  override name = "AttemptAborted";
+}
+
+/** The request and as much of the answer as we read, within the time limit for the whole exchange. */
+function exchange(url: URL, body: string, signed: Record<string, string>, { timeoutMs, allowPrivateTargets, signal }: SendOptions): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const request = send(url, {
+      method: "POST",
+      agent: agents(allowPrivateTargets)[url.protocol === "https:" ? "https" : "http"],
+      headers: {
+        ...signed,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "user-agent": USER_AGENT,
+      },
+    });
+    let answered: Answer | undefined;
+    const chunks: Buffer[] = [];
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+      request.destroy();
+    };
+    const timer = setTimeout(() => {
+      if (answered) {
+        settle();
+        resolve({ ...answered, text: Buffer.concat(chunks).toString("utf8") });
+      } else {
+        request.destroy(new AttemptTimeout());
+      }
+    }, timeoutMs);
+    const abort = () => request.destroy(new AttemptAborted());
+    if (signal?.aborted) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
+
+    // Once the status has come, the receiver has the message: whatever cuts the body short, the status stands.
+    request.on("error", (error) => {
+      settle();
+      if (answered) resolve(answered);
+      else reject(error);
+    });
+    request.on("response", (response: IncomingMessage) => {
+      let size = 0;
+      answered = { status: response.statusCode ?? 0, retryAfter: header(response, "retry-after"), text: "" };
+      const done = () => {
+        if (!answered) return;
+        answered.text = Buffer.concat(chunks).toString("utf8");
+        settle();
+        resolve(answered);
+      };
+      // A body that is slow or endless is cut off at the time limit or the size limit, without changing the outcome.
+      response.on("data", (chunk: Buffer) => {
+        if (size >= MAX_RESPONSE_BYTES) return;
+        chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
+        size += chunk.length;
+        if (size >= MAX_RESPONSE_BYTES) done();
+      });
+      response.on("end", done);
+      response.on("error", done);
+    });
+    request.end(body);
+  });
+}
+
+function header(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function judge({ status, retryAfter, text }: Answer): Omit<AttemptOutcome, "durationMs"> {
+  if (status >= 200 && status < 300) return { status };
+  const retryAfterMs = parseRetryAfter(retryAfter);
+  const outcome = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+  // Stripe, Svix and GitHub do not follow a webhook's redirects: the owner should fix the URL,
+  // and a redirect could otherwise lead the request to a target the rules forbid.
+  if (status >= 300 && status < 400) return { ...outcome, error: `the endpoint answered ${status}; redirects are not followed, set the endpoint's URL to where it redirects` };
+  const excerpt = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, MAX_ERROR_BODY_CHARS);
+  return { ...outcome, error: excerpt ? `the endpoint answered ${status}: ${excerpt}` : `the endpoint answered ${status}` };
+}
+
+// request-filtering-agent reports a forbidden address with a plain Error whose
+// message begins so (3.x); a test (send-webhook.test.ts) keeps this in step.
+const FORBIDDEN_ADDRESS = /^DNS lookup (\S+?)\(.*is not allowed/;
+
+function describeFailure(error: unknown, timeoutMs: number): Omit<AttemptOutcome, "durationMs"> {
+  if (error instanceof AttemptTimeout) return { error: `no answer within ${timeoutMs} ms` };
+  if (error instanceof AttemptAborted) return { error: "aborted: the worker stopped before the endpoint answered" };
+  const message = error instanceof Error ? error.message : String(error);
+  const forbidden = FORBIDDEN_ADDRESS.exec(message);
+  if (forbidden) {
+    return { refused: true, error: `refused: the endpoint's host resolves to ${forbidden[1]}, a private, loopback or link-local address; webhooks go to public addresses only` };
+  }
+  const code = error instanceof Error && "code" in error && typeof error.code === "string" ? `${error.code}: ` : "";
+  return { error: `the request failed: ${code}${message}` };
+}
+
+// One pair of agents per process and setting. No keep-alive: each attempt
+// connects afresh, so each connection's address is checked, and an attempt
+// never fails on a pooled connection the receiver has just closed.
+function agents(allowPrivateTargets: boolean): { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent } {
+  return processGlobal(`webhooks.agents.${allowPrivateTargets ? "private" : "public"}`, () => ({
+    http: new RequestFilteringHttpAgent({ keepAlive: false, allowPrivateIPAddress: allowPrivateTargets }),
+    https: new RequestFilteringHttpsAgent({ keepAlive: false, allowPrivateIPAddress: allowPrivateTargets }),
+  }));
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db/client";
+import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { checkWebhookTarget, isPublicAddress, WebhookTargetError } from "@/lib/webhooks/target-address";
+import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+
+// Where a webhook may go (SSRF): every address class a request from inside the
+// operator's network must not reach is refused when an endpoint is saved.
+// (At call time, the connected address is checked again: send-webhook.test.ts
+// and test/http/webhook-targets.test.ts.)
+
+vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_TARGETS", "false");
+setUpTestDatabase();
+
+const FORBIDDEN = [
+  ["loopback", "https://127.0.0.1/hooks", "127.0.0.1"],
+  ["loopback, elsewhere in 127/8", "https://127.8.9.10/hooks", "127.8.9.10"],
+  ["private 10/8", "https://10.0.0.1/hooks", "10.0.0.1"],
+  ["private 172.16/12", "https://172.16.0.1/hooks", "172.16.0.1"],
+  ["private 192.168/16", "https://192.168.1.1/hooks", "192.168.1.1"],
+  ["link-local: the cloud metadata service", "https://169.254.169.254/latest/meta-data/", "169.254.169.254"],
+  ["carrier-grade NAT", "https://100.64.0.1/hooks", "100.64.0.1"],
+  ["unspecified", "https://0.0.0.0/hooks", "0.0.0.0"],
+  ["IPv6 loopback", "https://[::1]/hooks", "::1"],
+  ["IPv6 unique-local", "https://[fc00::1]/hooks", "fc00::1"],
+  ["IPv6 link-local", "https://[fe80::1]/hooks", "fe80::1"],
+  ["IPv6 unspecified", "https://[::]/hooks", "::"],
+  ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/hooks", "::ffff:7f00:1"],
+  ["IPv4-mapped metadata service", "https://[::ffff:169.254.169.254]/hooks", "::ffff:a9fe:a9fe"],
+] as const;
+
+describe("createWebhookEndpoint, without private targets allowed", () => {
+  it.each(FORBIDDEN)("refuses %s (%s)", async (_, url, address) => {
+    const refusal = createWebhookEndpoint({ url, events: ["plant.created"], description: "" });
+    await expect(refusal).rejects.toThrow(WebhookTargetError);
+    await expect(refusal).rejects.toThrow(`resolves to ${address}, a private, loopback or link-local address`);
+  });
+
+  it("refuses a name that resolves to loopback", async () => {
+    await expect(createWebhookEndpoint({ url: "https://localhost:8443/hooks", events: ["plant.created"], description: "" })).rejects.toThrow(
+      /url's host localhost resolves to (127\.0\.0\.1|::1), a private, loopback or link-local address/,
+    );
+  });
+
+  it.each(["http://203.0.113.10/hooks", "http://example.com/hooks"])("refuses an http:// URL (%s)", async (url) => {
+    await expect(createWebhookEndpoint({ url, events: ["plant.created"], description: "" })).rejects.toThrow("url must be an https:// URL");
+  });
+
+  it("refuses a URL carrying credentials", async () => {
+    await expect(createWebhookEndpoint({ url: "https://user:pass@93.184.215.14/hooks", events: ["plant.created"], description: "" })).rejects.toThrow(
+      "url must not carry a user name or password",
+    );
+  });
+
+  it("saves nothing it refuses, and saves a public https target", async () => {
+    expect(await db().webhookEndpoint.count()).toBe(0);
+    const { endpoint } = await createWebhookEndpoint({ url: "https://93.184.215.14/hooks", events: ["plant.created"], description: "" });
+    expect(endpoint).toMatchObject({ url: "https://93.184.215.14/hooks", enabled: true });
+    expect(await db().webhookEndpoint.count()).toBe(1);
+  });
+});
+
+describe("checkWebhookTarget", () => {
+  it("refuses a name when any of its addresses is not public", async () => {
+    const resolve = async () => ["93.184.215.14", "10.1.2.3"];
+    await expect(checkWebhookTarget("https://hooks.example/in", { allowPrivate: false, resolve })).rejects.toThrow("resolves to 10.1.2.3");
+  });
+
+  it("refuses a name that resolves to nothing", async () => {
+    await expect(checkWebhookTarget("https://nowhere.example/in", { allowPrivate: false, resolve: async () => [] })).rejects.toThrow("does not resolve to an address");
+  });
+
+  it("allows private targets and http only when told", async () => {
+    await expect(checkWebhookTarget("http://127.0.0.1:9/in", { allowPrivate: true })).resolves.toBeUndefined();
+    await expect(checkWebhookTarget("https://hooks.example/in", { allowPrivate: false, resolve: async () => ["2606:4700::1"] })).resolves.toBeUndefined();
+  });
+});
+
+describe("isPublicAddress", () => {
+  it.each(FORBIDDEN.map(([, , address]) => address))("says %s is not public", (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(["93.184.215.14", "8.8.8.8", "2606:4700::1", "::ffff:8.8.8.8"])("says %s is public", (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it("says a name is not an address", () => {
+    expect(isPublicAddress("example.com")).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
+import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
+import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-process";
+
+// `npm run worker`: the delivery worker apart from an app that runs none
+// (WEBHOOK_WORKER=off). It sends what the app's writes made, and stops
+// cleanly on SIGTERM.
+
+const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms", WEBHOOK_TIMEOUT_MS: "5000" };
+
+let app: AppServer;
+let receiver: WebhookReceiver;
+let endpoint: TestEndpoint;
+let token: string;
+let worker: WorkerProcess | undefined;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  app = await startApp({ env: { ...ENV, WEBHOOK_WORKER: "off" } });
+  token = await createToken(app.database, ["plants:write"]);
+  endpoint = await addWebhookEndpoint(app.database, { url: receiver.url, events: ["plant.created"] });
+  receiver.secrets = [endpoint.secret];
+});
+
+afterAll(async () => {
+  await worker?.kill("SIGKILL");
+  await app?.stop();
+  await receiver?.close();
+});
+
+async function post(id: number): Promise<void> {
+  const response = await fetch(`${app.url}/plants`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: `{"id":${id},"name":"Apart"}` });
+  await response.text();
+  expect(response.status).toBe(200);
+}
+
+it("sends nothing from an app with WEBHOOK_WORKER=off; the worker process sends it", async () => {
+  await post(1);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(receiver.received).toEqual([]);
+  expect(app.output()).not.toContain("webhook worker started");
+
+  worker = await startWorkerProcess(app.database, { ...ENV, SHUTDOWN_TIMEOUT_MS: "1000" });
+  await receiver.waitFor("the delivery", () => receiver.acknowledged().size === 1, 10_000);
+  // What the app writes now reaches the worker at its next poll.
+  await post(2);
+  await receiver.waitFor("the second delivery", () => receiver.acknowledged().size === 2, 10_000);
+  expect(receiver.unverified()).toEqual([]);
+});
+
+it("on SIGTERM, gives back the delivery it was sending and exits 0", async () => {
+  receiver.received.length = 0;
+  receiver.script(() => ({ status: 200, hang: true }));
+  await post(3);
+  await receiver.waitFor("the attempt", () => receiver.received.length === 1, 10_000);
+  expect(await worker!.kill("SIGTERM")).toEqual({ code: 0, signal: null });
+  expect(worker!.output()).toMatch(/"message":"shutting down"[\s\S]*"message":"webhook worker stopped"[\s\S]*"message":"shut down"/);
+  expect((await deliveryRows(app.database, endpoint.id)).filter((row) => row.status !== "delivered")).toEqual([
+    expect.objectContaining({ status: "pending", attempts: 0, claimed: false }),
+  ]);
+});

@@ -1,0 +1,40 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Exit } from "@/test/support/app-server";
+import { appEnv } from "@/test/support/app-env";
+import type { TestDatabase } from "@/test/support/test-database";
+
+// `npm run worker` as operators run it: the command read from package.json,
+// node's flags included, as its own process on a test database.
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const WORKER_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { worker: string } }).scripts.worker;
+
+export type WorkerProcess = {
+  output(): string;
+  /** Sends a signal (SIGTERM by default) and waits for the process to exit. */
+  kill(signal?: NodeJS.Signals): Promise<Exit>;
+};
+
+/** Starts the worker and waits until it says it runs. */
+export async function startWorkerProcess(database: Pick<TestDatabase, "env">, env: Partial<NodeJS.ProcessEnv> = {}): Promise<WorkerProcess> {
+  const [, ...args] = WORKER_SCRIPT.split(" ");
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: appEnv(database, env), stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 20_000;
+  while (!log.includes('"message":"webhook worker started"')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    output: () => log,
+    kill: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
