@@ -1,6 +1,6 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useHydrated } from "@/lib/client/use-hydrated";
 
 // A moment shown in the viewer's own time zone, short ("23 Nov 2026, 14:05"),
 // with the exact time (seconds, zone, and UTC) on hover (title, which is
@@ -12,15 +12,6 @@ import { useSyncExternalStore } from "react";
 
 const SHORT: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
 const EXACT: Intl.DateTimeFormatOptions = { ...SHORT, weekday: "short", second: "2-digit", timeZoneName: "short" };
-
-const noChange = () => () => {};
-const inBrowser = () => true;
-const onServer = () => false;
-
-/** Whether this render runs in the browser after hydration: only then is the viewer's time zone known. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(noChange, inBrowser, onServer);
-}
 
 export function LocalTime({ date, fallback = "never" }: { date: Date | string | null; fallback?: string }) {
   const hydrated = useHydrated();

@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { setUpOwner } from "@/app/setup/actions";
@@ -25,7 +26,7 @@ export function OwnerSetupForm() {
 
   const formError = errors.root?.server?.message;
   return (
-    <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
       <InputField id="setup-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="email" required />
       <InputField id="setup-name" label="Name" error={errors.name?.message} registration={register("name")} type="text" autoComplete="name" required />
       <InputField id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} error={errors.password?.message} registration={register("password")} type="password" autoComplete="new-password" required />
@@ -33,6 +34,6 @@ export function OwnerSetupForm() {
       <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
         Create owner account
       </SubmitButton>
-    </form>
+    </HydratedForm>
   );
 }

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { PlantConflict } from "@/components/plant-conflict";
 import { PlantDeleteDialog } from "@/components/plant-delete-dialog";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
@@ -119,7 +120,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
     <>
       <section aria-labelledby="edit-plant-title">
         <h2 id="edit-plant-title">Edit</h2>
-        <form className="stack" onSubmit={handleSubmit((edit) => save(edit, shown))} noValidate>
+        <HydratedForm className="stack" onSubmit={handleSubmit((edit) => save(edit, shown))} noValidate>
           <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" required />
           <InputField
             id="edit-tag"
@@ -149,7 +150,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
           <p className="confirmation" role="status">
             {status}
           </p>
-        </form>
+        </HydratedForm>
       </section>
       <section aria-labelledby="delete-plant-section">
         <h2 id="delete-plant-section">Delete</h2>

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { type FieldErrors, useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { nextPlantId } from "@/lib/client/next-plant-id";
@@ -102,7 +103,7 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
   const busy = isSubmitting;
 
   return (
-    <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
+    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
       {editing && (
         <div className="editing-notice">
           <p>
@@ -141,7 +142,7 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
       <SubmitButton pending={isSubmitting} pendingLabel={editing ? "Sending…" : "Saving…"}>
         {editing ? "Send again" : "Add plant"}
       </SubmitButton>
-    </form>
+    </HydratedForm>
   );
 }
 

@@ -6,6 +6,7 @@ import { Controller, useForm } from "react-hook-form";
 import { previewPlantImport } from "@/app/(staff)/import/actions";
 import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { importSummary, PlantImportRows } from "@/components/plant-import-rows";
 import { SubmitButton } from "@/components/submit-button";
 import { importPlantBatch } from "@/lib/client/plant-batch-import";
@@ -89,7 +90,7 @@ export function PlantImport() {
   const file = errors.file?.message;
   return (
     <>
-      <form className="stack import-form" onSubmit={handleSubmit(onPreview)} noValidate>
+      <HydratedForm className="stack import-form" onSubmit={handleSubmit(onPreview)} noValidate>
         <FormField id="import-file" label="CSV file" hint="A .csv file in UTF-8, such as one exported from Plant Store." error={file}>
           {(described) => (
             <Controller
@@ -129,7 +130,7 @@ export function PlantImport() {
         <SubmitButton pending={isSubmitting} pendingLabel="Checking…">
           Preview
         </SubmitButton>
-      </form>
+      </HydratedForm>
 
       {stage.kind === "previewed" && (
         <section aria-labelledby="import-stage-heading" className="import-stage">

@@ -5,6 +5,7 @@ import { signIn } from "next-auth/react";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { SIGN_IN_RATE_LIMITED, signInSchema, type SignInValues } from "@/lib/validations/user";
@@ -30,14 +31,14 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
 
   const formError = errors.root?.server?.message;
   return (
-    <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
       <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username" required />
       <InputField id="sign-in-password" label="Password" error={errors.password?.message} registration={register("password")} type="password" autoComplete="current-password" required />
       <FormError message={formError} />
       <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">
         Sign in
       </SubmitButton>
-    </form>
+    </HydratedForm>
   );
 }
 

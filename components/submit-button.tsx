@@ -1,8 +1,7 @@
 "use client";
 
-import { type ReactNode, useSyncExternalStore } from "react";
-
-const subscribeToNothing = () => () => {};
+import type { ReactNode } from "react";
+import { useHydrated } from "@/lib/client/use-hydrated";
 
 /**
  * A form's submit button, disabled while the submission is under way, so it is
@@ -11,12 +10,7 @@ const subscribeToNothing = () => () => {};
  * instead (a reload that loses what was typed and shows no error).
  */
 export function SubmitButton({ pending, pendingLabel, children }: { pending: boolean; pendingLabel: string; children: ReactNode }) {
-  // false in the server's HTML, true once React runs in the browser.
-  const hydrated = useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   return (
     <button type="submit" disabled={pending || !hydrated}>
       {pending ? pendingLabel : children}

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { createToken } from "@/app/(staff)/tokens/actions";
 import { FormError } from "@/components/form-error";
 import { FormField, InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { SecretOnce } from "@/components/secret-once";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
@@ -49,7 +50,7 @@ export function TokenCreateForm() {
 
   return (
     <>
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
         <InputField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label?.message} registration={register("label")} type="text" autoComplete="off" required maxLength={100} />
         <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
           <legend>Scopes</legend>
@@ -78,7 +79,7 @@ export function TokenCreateForm() {
         <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
           Create token
         </SubmitButton>
-      </form>
+      </HydratedForm>
       <div role="status" className="new-token-status">
         {created && (
           <SecretOnce id="new-token-value" label="New API token" secret={created.token} what="token">

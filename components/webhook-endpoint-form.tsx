@@ -7,6 +7,7 @@ import { useForm } from "react-hook-form";
 import { createEndpoint } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { HydratedForm } from "@/components/hydrated-form";
 import { SecretOnce } from "@/components/secret-once";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
@@ -56,7 +57,7 @@ export function WebhookEndpointForm() {
 
   return (
     <>
-      <form className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
         <InputField
           id="webhook-url"
           label="URL"
@@ -94,7 +95,7 @@ export function WebhookEndpointForm() {
         <SubmitButton pending={isSubmitting} pendingLabel="Checking the URL…">
           Add endpoint
         </SubmitButton>
-      </form>
+      </HydratedForm>
       <div role="status" className="new-token-status">
         {created && (
           <SecretOnce id="new-webhook-secret" label="Signing secret" secret={created.secret}>

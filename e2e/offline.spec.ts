@@ -157,9 +157,9 @@ test("a waiting plant whose id was taken meanwhile keeps the app's 409, to be ch
   await expect(page.getByLabel("Name")).toHaveValue("Ficus elastica");
   await expect(id).toBeFocused();
   await expect(id).toHaveAccessibleDescription(/A plant with id 880100 already exists with different data; choose another id\./);
-  await id.fill("880101");
+  await id.fill("880150");
   await page.getByRole("button", { name: "Send again" }).click();
-  await expect(page.getByRole("status")).toHaveText("Saved Ficus elastica with id 880101.");
+  await expect(page.getByRole("status")).toHaveText("Saved Ficus elastica with id 880150.");
   await expect(page.getByRole("button", { name: "Add plant" })).toBeVisible();
   await expect(id).toBeFocused();
 
@@ -168,9 +168,9 @@ test("a waiting plant whose id was taken meanwhile keeps the app's 409, to be ch
   await strelitzia.getByRole("button", { name: "Discard" }).click();
   await expect(waitingList(page)).toHaveCount(0);
   await expect(page.getByText("Discarded Strelitzia, id 880200.")).toBeVisible();
-  expect(await storedRows(sql, ["880100", "880101", "880200"])).toEqual([
+  expect(await storedRows(sql, ["880100", "880150", "880200"])).toEqual([
     { id: "880100", name: "Ficus lyrata", tag: null },
-    { id: "880101", name: "Ficus elastica", tag: null },
+    { id: "880150", name: "Ficus elastica", tag: null },
     { id: "880200", name: "Strelitzia nicolai", tag: null },
   ]);
 });
