@@ -2,6 +2,10 @@
 const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // Every page's <title> in its <head>, never streamed in after the content
+  // (Next streams it for all but a list of crawlers): a screen reader names
+  // the page as it loads, and a plant's title costs no more than its page.
+  htmlLimitedBots: /.*/,
   // Native and engine-backed packages are loaded by Node at run time, not bundled;
   // esbuild (a native binary too) bundles the service worker during the build (app/sw.js/route.ts).
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino", "esbuild"],

@@ -6,10 +6,9 @@ import { appEnv, START_SCRIPT } from "./test/support/app-env";
 import { chromiumPath } from "./test/support/chromium";
 
 // End-to-end runs against the BUILT app (`npm run build` first; `npm test`
-// does), once per database engine: Playwright starts one app on SQLite and
-// one on PostgreSQL, each on a free port with a fresh database, so the
-// first-run owner setup always meets an empty one. `--project sqlite` (or
-// `postgresql`) runs one engine's specs alone.
+// does): Playwright starts one app on SQLite and one on PostgreSQL, each on a
+// free port with a fresh database, so the first-run owner setup always meets
+// an empty one. `--project sqlite` (or `postgresql`) runs one engine's specs alone.
 //
 // Test settings are read from the environment here, not through lib/server/env.ts:
 //   PLAYWRIGHT_CHROMIUM_PATH  the Chromium to drive (default /usr/bin/chromium)
@@ -23,7 +22,7 @@ const chromium = chromiumPath();
 process.env.E2E_DATABASES ||= execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "test/support/e2e-databases.ts"], { encoding: "utf8" });
 const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 
-const POSTGRESQL_SPECS = ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts"];
+const ON_BOTH_ENGINES = ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts"];
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");
 
@@ -54,11 +53,13 @@ export default defineConfig({
         name: database.provider,
         dependencies: [`setup ${database.provider}`],
         workers: 1,
-        // Every spec runs on SQLite, the default. A page's markup and behaviour
-        // do not depend on the engine, and the HTTP tests run every operation
-        // on both: on PostgreSQL the browser checks only the pages whose data
-        // comes through engine-specific SQL (search, versions, deliveries).
-        testMatch: database.provider === "sqlite" ? undefined : POSTGRESQL_SPECS,
+        // A page's markup and behaviour do not depend on the engine, and the
+        // HTTP tests run every operation on both. So every spec runs once, on
+        // SQLite, the default, except axe's (the slowest by far), which runs on
+        // PostgreSQL to even out the two workers; and the pages whose data
+        // comes through engine-specific SQL (search, versions, deliveries) run
+        // on both.
+        ...(database.provider === "sqlite" ? { testIgnore: "accessibility.spec.ts" } : { testMatch: ["accessibility.spec.ts", ...ON_BOTH_ENGINES] }),
         use: { ...use, storageState: ownerState(database) },
       },
     ];

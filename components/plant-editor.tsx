@@ -43,7 +43,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
     setFocus,
     reset,
     control,
-    formState: { errors, isSubmitting },
+    formState: { errors, isSubmitting, defaultValues },
   } = useForm<PlantEditFormValues, unknown, PlantEdit>({
     resolver: withSentences(zodResolver(plantEditFormSchema), LABELS),
     mode: "onChange",
@@ -121,13 +121,14 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
       <section aria-labelledby="edit-plant-title">
         <h2 id="edit-plant-title">Edit</h2>
         <HydratedForm className="stack" onSubmit={handleSubmit((edit) => save(edit, shown))} noValidate>
-          <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" required />
+          <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" required />
           <InputField
             id="edit-tag"
             label="Tag (optional)"
             hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters; empty for no tag.`}
             error={errors.tag?.message}
             registration={register("tag")}
+            defaultValue={defaultValues?.tag}
             type="text"
             autoComplete="off"
           />

@@ -47,7 +47,7 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
     setFocus,
     reset,
     resetField,
-    formState: { errors, isSubmitting, dirtyFields },
+    formState: { errors, isSubmitting, dirtyFields, defaultValues },
   } = useForm<PlantFormValues, unknown, NewPlant>({
     resolver: withSentences(zodResolver(plantFormSchema), PLANT_FIELD_LABELS),
     // Errors appear while typing, not only after a failed submit.
@@ -120,19 +120,21 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
         hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.${editing ? "" : " The next free one is filled in; type another if you like."}`}
         error={errors.id?.message}
         registration={register("id")}
+        defaultValue={defaultValues?.id}
         type="text"
         autoComplete="off"
         spellCheck={false}
         readOnly={busy}
         required
       />
-      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} type="text" autoComplete="off" readOnly={busy} required />
+      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" readOnly={busy} required />
       <InputField
         id="plant-tag"
         label="Tag (optional)"
         hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`}
         error={errors.tag?.message}
         registration={register("tag")}
+        defaultValue={defaultValues?.tag}
         type="text"
         autoComplete="off"
         readOnly={busy}

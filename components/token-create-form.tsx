@@ -55,10 +55,10 @@ export function TokenCreateForm() {
         <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
           <legend>Scopes</legend>
           <label className="check">
-            <input {...register("scopes")} type="checkbox" value="plants:read" /> plants:read (see plants)
+            <input {...register("scopes")} type="checkbox" value="plants:read" defaultChecked={DEFAULTS.scopes.includes("plants:read")} /> plants:read (see plants)
           </label>
           <label className="check">
-            <input {...register("scopes")} type="checkbox" value="plants:write" /> plants:write (add and change plants)
+            <input {...register("scopes")} type="checkbox" value="plants:write" defaultChecked={DEFAULTS.scopes.includes("plants:write")} /> plants:write (add and change plants)
           </label>
           <p id="token-scopes-error" className="field-error" aria-live="polite">
             {errors.scopes?.message}
@@ -66,7 +66,7 @@ export function TokenCreateForm() {
         </fieldset>
         <FormField id="token-expires" label="Expires after" error={errors.expires?.message}>
           {(described) => (
-            <select {...register("expires")} {...described}>
+            <select {...register("expires")} {...described} defaultValue={DEFAULTS.expires}>
               {LIFETIMES.map(([value, { label }]) => (
                 <option key={value} value={value}>
                   {label}

@@ -74,7 +74,7 @@ export function WebhookEndpointForm() {
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="check">
-              <input {...register("events")} type="checkbox" value={type} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
+              <input {...register("events")} type="checkbox" value={type} defaultChecked={DEFAULTS.events.includes(type)} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
             </label>
           ))}
           <p id="webhook-events-error" className="field-error" aria-live="polite">
