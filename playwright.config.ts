@@ -6,9 +6,10 @@ import { appEnv, START_SCRIPT } from "./test/support/app-env";
 import { chromiumPath } from "./test/support/chromium";
 
 // End-to-end runs against the BUILT app (`npm run build` first; `npm test`
-// does): Playwright starts one app on SQLite and one on PostgreSQL, each on a
+// does): Playwright starts two apps on SQLite and one on PostgreSQL, each on a
 // free port with a fresh database, so the first-run owner setup always meets
-// an empty one. `--project sqlite` (or `postgresql`) runs one engine's specs alone.
+// an empty one, in three lanes (LANE_SPECS). `--project sqlite --project sqlite-2`
+// runs SQLite's specs alone, `--project postgresql` PostgreSQL's.
 //
 // Test settings are read from the environment here, not through lib/server/env.ts:
 //   PLAYWRIGHT_CHROMIUM_PATH  the Chromium to drive (default /usr/bin/chromium)
@@ -22,15 +23,24 @@ const chromium = chromiumPath();
 process.env.E2E_DATABASES ||= execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "test/support/e2e-databases.ts"], { encoding: "utf8" });
 const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 
-const ON_BOTH_ENGINES = ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts"];
+// A page's markup and behaviour do not depend on the engine, and the HTTP
+// tests run every operation on both: so every spec runs once on SQLite, the
+// default, and the pages whose data comes through engine-specific SQL
+// (search, versions, deliveries) run on PostgreSQL too. SQLite's specs are
+// split in two lanes of about equal length (axe's is the slowest by far).
+const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
+  "sqlite-2": { testMatch: ["accessibility.spec.ts", "sign-in.spec.ts", "api-tokens.spec.ts", "long-values-fit.spec.ts"] },
+  sqlite: { testIgnore: ["accessibility.spec.ts", "sign-in.spec.ts", "api-tokens.spec.ts", "long-values-fit.spec.ts"] },
+  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts"] },
+};
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");
 
 export default defineConfig({
   testDir: "e2e",
-  // The two engines run side by side, each in one worker: the specs of an
-  // engine share one app and database, and one worker keeps their order fixed.
-  workers: 2,
+  // The lanes run side by side, each in one worker: the specs of a lane share
+  // one app and database, and one worker keeps their order fixed.
+  workers: databases.length,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -48,18 +58,12 @@ export default defineConfig({
     const use = { ...devices["Desktop Chrome"], baseURL: database.baseURL, database };
     return [
       // First run: creates the owner and saves the signed-in state for the rest.
-      { name: `setup ${database.provider}`, testMatch: "owner-setup.setup.ts", use },
+      { name: `setup ${database.lane}`, testMatch: "owner-setup.setup.ts", use },
       {
-        name: database.provider,
-        dependencies: [`setup ${database.provider}`],
+        name: database.lane,
+        dependencies: [`setup ${database.lane}`],
         workers: 1,
-        // A page's markup and behaviour do not depend on the engine, and the
-        // HTTP tests run every operation on both. So every spec runs once, on
-        // SQLite, the default, except axe's (the slowest by far), which runs on
-        // PostgreSQL to even out the two workers; and the pages whose data
-        // comes through engine-specific SQL (search, versions, deliveries) run
-        // on both.
-        ...(database.provider === "sqlite" ? { testIgnore: "accessibility.spec.ts" } : { testMatch: ["accessibility.spec.ts", ...ON_BOTH_ENGINES] }),
+        ...LANE_SPECS[database.lane],
         use: { ...use, storageState: ownerState(database) },
       },
     ];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli, tokenCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
+import { testDatabaseProvider } from "@/test/support/test-database";
 
 // The operator's token CLI, run as a process against a fresh database, with no
 // app running.
@@ -45,17 +46,25 @@ describe("token CLI", () => {
     expect(Date.parse(listed!.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
   });
 
-  it.each([
-    [["create"], 2, "--name <label> is required"],
-    [["create", "--name", "x", "--scope", "plants:admin"], 2, "unknown scope plants:admin"],
-    [["create", "--name", "x", "--expires", "soon"], 2, "--expires soon is not a duration"],
-    [["create", "--name", "x", "--expires", "400d"], 2, "is not a duration from 1s to 366d"],
-    [["revoke"], 2, "revoke takes exactly one token id"],
-    [["revoke", "no-such-id"], 1, "no token with id no-such-id"],
-    [["fly"], 2, "unknown command fly"],
-  ])("%j fails with exit %i: %s", async (args, code, message) => {
-    const result = await runCli("token", args, { database: await freshDatabase() });
-    expect(result.code).toBe(code);
-    expect(result.stderr).toContain(message);
+  it("revoking a token no one has fails with exit 1", async () => {
+    const result = await runCli("token", ["revoke", "no-such-id"], { database: await freshDatabase() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("no token with id no-such-id");
+  });
+
+  // A mistake in the arguments is the same on either engine: checked once, on SQLite, side by side.
+  describe.skipIf(testDatabaseProvider() !== "sqlite").concurrent("argument errors", () => {
+    it.for([
+      [["create"], "--name <label> is required"],
+      [["create", "--name", "x", "--scope", "plants:admin"], "unknown scope plants:admin"],
+      [["create", "--name", "x", "--expires", "soon"], "--expires soon is not a duration"],
+      [["create", "--name", "x", "--expires", "400d"], "is not a duration from 1s to 366d"],
+      [["revoke"], "revoke takes exactly one token id"],
+      [["fly"], "unknown command fly"],
+    ] as const)("%j fails with exit 2: %s", async ([args, message], { expect }) => {
+      const result = await runCli("token", [...args], { database: await freshDatabase() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(message);
+    });
   });
 });

@@ -1,10 +1,19 @@
 // Run by playwright.config.ts (in the runner only): a fresh database and a
-// free port for each app the browser runs drive, one per engine, printed as
-// JSON for the config to hand to its workers through the environment.
+// free port for each app the browser runs drive, one per lane (a Playwright
+// project with one worker: two on SQLite, one on PostgreSQL), printed as JSON
+// for the config to hand to its workers through the environment.
 import { freePort } from "@/test/support/app-server";
 import { makeTestDatabase } from "@/test/support/test-database";
 
+/** The lanes, each its own app and database; playwright.config.ts says which specs each runs. */
+export const E2E_LANES = [
+  { lane: "sqlite", provider: "sqlite" },
+  { lane: "sqlite-2", provider: "sqlite" },
+  { lane: "postgresql", provider: "postgresql" },
+] as const;
+
 export type E2eDatabase = {
+  lane: (typeof E2E_LANES)[number]["lane"];
   provider: "sqlite" | "postgresql";
   dataDir: string;
   env: Record<string, string>;
@@ -13,9 +22,9 @@ export type E2eDatabase = {
 
 async function main(): Promise<void> {
   const databases: E2eDatabase[] = [];
-  for (const provider of ["sqlite", "postgresql"] as const) {
+  for (const { lane, provider } of E2E_LANES) {
     const { dataDir, env } = await makeTestDatabase(provider);
-    databases.push({ provider, dataDir, env, baseURL: `http://127.0.0.1:${await freePort()}` });
+    databases.push({ lane, provider, dataDir, env, baseURL: `http://127.0.0.1:${await freePort()}` });
   }
   process.stdout.write(JSON.stringify(databases));
 }
