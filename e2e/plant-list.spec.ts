@@ -169,6 +169,10 @@ test.describe("on a phone", () => {
     await expect(idCells(page)).toHaveText(ids.map(String));
     expect(await fits(page), "the list fits 375 px").toBe(true);
     expect(await spilling(page), "nothing in the list is cut off").toEqual([]);
+    // The caption spans the cards, on one line, rather than a column as narrow as its longest word.
+    const caption = (await page.locator("table caption").boundingBox())!;
+    const cards = (await page.locator("table tbody").boundingBox())!;
+    expect(caption.width).toBeCloseTo(cards.width, 0);
     for (const cell of await page.locator("td.id").all()) {
       // Whole: not clipped in its cell, and inside the screen.
       expect(await cell.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
