@@ -17,20 +17,18 @@
 //                        verifies each delivery and answers 204), to price them
 //   BENCH_OBSERVABILITY  "compare" adds, per engine, an app with neither request
 //                        log (LOG_LEVEL=warn) nor metrics listener, to price them
-import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
+import { buildCeiling, startCeiling } from "@/bench/ceiling-app";
 import { type AppServer, freePort } from "@/test/support/app-server";
 import { storedPlants } from "@/test/support/test-database";
 import { addWebhookEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CEILING = path.join(ROOT, "bench/ceiling");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -78,23 +76,6 @@ async function load(target: Target, operation: Operation, seconds: number): Prom
   };
 }
 
-async function startCeiling(port: number): Promise<{ stop: () => void; pid: number | undefined }> {
-  const child = spawn(process.execPath, [NEXT_BIN, "start", CEILING, "-H", "127.0.0.1", "-p", String(port)], {
-    stdio: "ignore",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/plants`, { method: "POST" });
-      return { stop: () => child.kill(), pid: child.pid };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  child.kill();
-  throw new Error("the ceiling app did not start");
-}
-
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
 async function startEngine(engine: DatabaseProvider, { observed, webhooks = false }: { observed: boolean; webhooks?: boolean }): Promise<Target> {
   const env = observed ? { METRICS_PORT: String(await freePort()) } : { LOG_LEVEL: "warn", METRICS_PORT: "off" };
@@ -139,12 +120,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
-  console.log("building the ceiling app with the project's Next.js ...");
-  execFileSync(process.execPath, [NEXT_BIN, "build", CEILING], { stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-
-  const ceilingPort = await freePort();
-  const { stop: stopCeiling, pid: ceilingPid } = await startCeiling(ceilingPort);
-  const ceiling: Target = { name: "ceiling (constant)", url: `http://127.0.0.1:${ceilingPort}`, headers: {}, pid: () => ceilingPid };
+  buildCeiling();
+  const ceilingApp = await startCeiling();
+  const ceiling: Target = { name: "ceiling (constant)", url: ceilingApp.url, headers: {}, pid: () => ceilingApp.pid };
   const apps: Target[] = [];
   let failures = 0;
   try {
@@ -208,7 +186,7 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    stopCeiling();
+    await ceilingApp.stop();
     await Promise.all(apps.map((app) => stopBenchApp(app.app!)));
     await Promise.all(apps.map((app) => app.receiver?.close()));
   }
