@@ -1,4 +1,4 @@
-// One value per process. The custom server (server.ts, loaded by tsx) and the
+// One value per process. The custom server (server.ts, compiled apart) and the
 // app (bundled by Next, route by route) each load their own copies of this
 // codebase's modules, so state they must share (the database client, the
 // logger, the metrics registry, whether the process is shutting down) lives

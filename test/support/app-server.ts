@@ -11,7 +11,7 @@ import { makeTestDatabase, type TestDatabase } from "@/test/support/test-databas
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // The production server, exactly as `npm start` runs it (test/support/app-env.ts).
-const SERVER = START_SCRIPT.split(" ").slice(1).map((arg) => (arg === "server.ts" ? path.join(ROOT, arg) : arg));
+const SERVER = START_SCRIPT.split(" ").slice(1).map((arg) => (arg.startsWith("-") ? arg : path.join(ROOT, arg)));
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
