@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
@@ -31,11 +32,26 @@ export type DirectRow = Record<string, Cell>;
  * engines quote alike. Where the engines' SQL must differ (a function only one
  * has), the PostgreSQL text is given too, with its `?`s in the same order.
  */
-export type DirectQuery = { sql: string; postgres: string };
+export type DirectQuery = { sql: string; postgres: string; postgresName: string };
 
 export function directQuery(sql: string, postgresSql = sql): DirectQuery {
   let index = 0;
-  return { sql, postgres: postgresSql.replace(/\?/g, () => `$${++index}`) };
+  const postgres = postgresSql.replace(/\?/g, () => `$${++index}`);
+  return { sql, postgres, postgresName: preparedStatementName(postgres) };
+}
+
+/**
+ * PostgreSQL prepares each direct read once per connection, under a name
+ * derived from its text: the server then neither parses nor plans it again,
+ * and the client sends only the values (on this machine the database server
+ * shares the two cores with the app). From the text, because the server and
+ * Next's bundles each hold their own copy of this module on one pool, and a
+ * name must never stand for two texts. The texts are a fixed handful
+ * (plant-search.ts keeps one per shape of search), so each connection holds
+ * a handful of statements.
+ */
+function preparedStatementName(text: string): string {
+  return `plant_store_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
 }
 
 type Values = (string | bigint | number)[];
@@ -141,6 +157,7 @@ function postgresReader(pool: pg.Pool): Reader {
     async all(query, values) {
       // int8 arrives as text and is read as a bigint by the caller; no value is rounded on the way.
       const result = await pool.query<DirectRow>({
+        name: query.postgresName,
         text: query.postgres,
         values: values.map((value) => (typeof value === "bigint" ? value.toString() : value)),
         types: UTC_TIMESTAMPS,
