@@ -76,7 +76,10 @@ export async function runServer(): Promise<void> {
  */
 function hasPageByAccept(url: string): boolean {
   if (!url.startsWith("/plants")) return false;
-  const resource = apiResource(new URL(url, "http://localhost").pathname);
+  // The path as Next reads it; URL parsing (a few µs on every API request) only where it changes
+  // the path: dot segments and backslashes.
+  const path = url.split(/[?#]/, 1)[0]!;
+  const resource = apiResource(/[.\\]/.test(path) ? new URL(url, "http://localhost").pathname : path);
   return resource !== undefined && resource.kind !== "operation";
 }
 

@@ -106,6 +106,30 @@ describe("DELETE /plants/{id}", () => {
   });
 });
 
+describe("Vary: Accept", () => {
+  // A browser's page load of these URLs gets the staff page (proxy.ts), so every answer there
+  // depends on Accept, whatever it is (RFC 9110 section 12.5.5); an operation's path has no page.
+  const varies = (headers: Headers) => (headers.get("vary") ?? "").split(/\s*,\s*/).some((name) => name.toLowerCase() === "accept");
+
+  it.each([
+    ["a plant's 200", "/9007199254740993", true],
+    ["an absent plant's 404", "/9223372036854775806", true],
+    ["a malformed id's 400", "/1e3", true],
+    ["a list with a query", "?tag=a%20b&limit=2", true],
+    ["a path with dot segments", "/./9007199254740993", true],
+    ["an operation's path", "/batch", false],
+  ])("%s", async (_, path, expected) => {
+    await create('{"id":9007199254740993,"name":"past 2^53"}');
+    expect(varies((await call("GET", path, readToken)).headers)).toBe(expected);
+  });
+
+  it("on a 401 too", async () => {
+    const response = await fetch(`${app.url}/plants/9007199254740993`);
+    expect(response.status).toBe(401);
+    expect(varies(response.headers)).toBe(true);
+  });
+});
+
 describe("other methods on /plants/{id}", () => {
   it.each(["PUT", "POST"])("%s answers 405 with Allow", async (method) => {
     const { status, headers, text } = await call(method, "/1");
