@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { decode, encode } from "next-auth/jwt";
 import { type ApiToken, db } from "@/lib/db/client";
-import { dateCell, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
+import { dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
@@ -92,7 +92,7 @@ async function decideToken(token: string): Promise<TokenCheck> {
     }
     rememberDecoded(token, tokenId);
   }
-  const row = await findLiveTokenRow(tokenId);
+  const row = await findLiveToken(tokenId);
   if (!row) return { ok: false, reason: "invalid" };
   if (row.revokedAt) return { ok: false, reason: "revoked" };
   const now = Date.now();
@@ -103,7 +103,7 @@ async function decideToken(token: string): Promise<TokenCheck> {
       .apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } })
       .catch((error: unknown) => log.warn("could not record token use", { tokenId: row.id, ...describeError(error) }));
   }
-  return { ok: true, info: toInfo(row) };
+  return { ok: true, info: row };
 }
 
 // The token's row, unless its owner is gone: even where the owner's row was
@@ -115,19 +115,31 @@ const LIVE_TOKEN_ROW = directQuery(`
   FROM "api_tokens" t LEFT JOIN "users" u ON u."id" = t."owner_id"
   WHERE t."id" = ? AND (t."owner_id" IS NULL OR u."id" IS NOT NULL)`);
 
-async function findLiveTokenRow(tokenId: string): Promise<ApiToken | undefined> {
+// SQLite's reader answers with the very row object it kept while the database
+// is unchanged (lib/db/direct-reads.ts), so a busy token's row is decoded
+// (four dates, the scopes) once per change of the database, not per request.
+const decodedRows = new WeakMap<DirectRow, ApiTokenInfo>();
+
+async function findLiveToken(tokenId: string): Promise<ApiTokenInfo | undefined> {
   const [row] = await readRows(LIVE_TOKEN_ROW, [tokenId]);
   if (!row) return undefined;
-  return {
-    id: stringCell(row.id),
-    label: stringCell(row.label),
-    scopes: stringCell(row.scopes),
-    ownerId: optionalStringCell(row.owner_id),
-    createdAt: dateCell(row.created_at),
-    expiresAt: dateCell(row.expires_at),
-    revokedAt: optionalDateCell(row.revoked_at),
-    lastUsedAt: optionalDateCell(row.last_used_at),
-  };
+  let token = decodedRows.get(row);
+  if (!token) {
+    token = toInfo({
+      id: stringCell(row.id),
+      label: stringCell(row.label),
+      scopes: stringCell(row.scopes),
+      ownerId: optionalStringCell(row.owner_id),
+      createdAt: dateCell(row.created_at),
+      expiresAt: dateCell(row.expires_at),
+      revokedAt: optionalDateCell(row.revoked_at),
+      lastUsedAt: optionalDateCell(row.last_used_at),
+    });
+    // Shared by every request while the row is unchanged: frozen, so that none can change it for the others.
+    Object.freeze(token.scopes);
+    decodedRows.set(row, Object.freeze(token));
+  }
+  return token;
 }
 
 export async function listApiTokens(filter: { ownerId?: string } = {}): Promise<ApiTokenInfo[]> {
