@@ -76,7 +76,8 @@ function sourceFiles(): (frame: CallFrame) => string {
     const known = cache.get(key);
     if (known !== undefined) return known;
     let file = frame.url.startsWith("file://") ? fileURLToPath(frame.url) : frame.url;
-    if (file.endsWith(".js") && !file.includes("/node_modules/")) {
+    // Next's chunks (.js) and the compiled server's (.mjs) have their maps beside them.
+    if (/\.m?js$/.test(file) && !file.includes("/node_modules/")) {
       let map = maps.get(file);
       if (map === undefined) {
         map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))) : null;
@@ -145,7 +146,7 @@ async function loadWindow(url: string, request: autocannon.Request): Promise<Win
 }
 
 function readProfile(directory: string): Profile {
-  // One profile per thread (tsx's module loader has one of its own): the main thread's is the largest.
+  // One profile per thread (a worker thread has its own): the main thread's is the largest.
   const files = readdirSync(directory).filter((name) => name.endsWith(".cpuprofile"));
   const file = files.sort((a, b) => statSync(path.join(directory, b)).size - statSync(path.join(directory, a)).size)[0];
   if (!file) throw new Error(`no profile was written to ${directory}`);
