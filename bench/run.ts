@@ -171,9 +171,13 @@ async function main() {
     }
     // Throughput is the goal's measure; CPU per request is the steadier one on a
     // busy two-core machine, where the load generator shares the cores.
-    console.log(`\nmedian over ${ROUNDS} rounds, against the ceiling: throughput ratio, CPU-per-request ratio, p99 multiple`);
+    // The rounds' range beside each median: how far one run can be trusted on this machine.
+    console.log(`\nmedian over ${ROUNDS} rounds (lowest to highest round), against the ceiling: throughput ratio, CPU-per-request ratio, p99 multiple`);
     for (const [key, values] of ratios) {
-      const of = (pick: (ratio: { throughput: number; cpu: number; p99: number }) => number) => median(values.map(pick)).toFixed(2);
+      const of = (pick: (ratio: { throughput: number; cpu: number; p99: number }) => number) => {
+        const picked = values.map(pick);
+        return `${median(picked).toFixed(2)} (${Math.min(...picked).toFixed(2)} to ${Math.max(...picked).toFixed(2)})`;
+      };
       console.log(`  ${key.padEnd(36)} ${of((each) => each.throughput)}   CPU ${of((each) => each.cpu)}   p99 ${of((each) => each.p99)}x`);
     }
     for (const app of apps.filter((each) => each.receiver)) {
