@@ -1,5 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, it } from "vitest";
 import { startApp } from "@/test/support/app-server";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 // Configuration is validated once at start-up: a bad value stops the server
 // with a message naming the variable, before it serves anything.
@@ -30,4 +36,19 @@ it("stops, saying so, when the PostgreSQL server cannot be reached; the password
   const failure = startApp({ env: { DATABASE_URL: "postgresql://plants:hunter2-secret@127.0.0.1:1/plants", ...secrets } });
   await expect(failure).rejects.toThrow(/the app exited with 1:[\s\S]*"detail":"[^"]*ECONNREFUSED[^"]*"[^\n]*"message":"start-up failed"/);
   await expect(failure).rejects.not.toThrow(/hunter2/);
+});
+
+it("npm start without a build says to build first, and starts nothing", () => {
+  // The prestart check, run where package.json is but no build is.
+  const bare = mkdtempSync(path.join(tmpdir(), "plant-store-unbuilt-"));
+  try {
+    copyFileSync(path.join(ROOT, "package.json"), path.join(bare, "package.json"));
+    const run = spawnSync("npm", ["run", "--silent", "prestart"], { cwd: bare, encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("plant-store: no build to start; run npm run build first");
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
+  // Where the build is (this project's HTTP tests run after one), the check lets npm start go on.
+  expect(spawnSync("npm", ["run", "--silent", "prestart"], { cwd: ROOT, encoding: "utf8" }).status).toBe(0);
 });
