@@ -5,7 +5,7 @@ import path from "node:path";
 // is static, so this runs once, in `next build`, and the answer is served
 // from the build thereafter: no bundler at run time. Serwist's Turbopack
 // integration works the same way; a hand-written worker needs none of the
-// rest of it (see README, "Offline").
+// rest of it (see docs/staff-app.md, "Offline").
 
 const ENTRY = "lib/client/offline/service-worker.ts";
 const TSCONFIG = "lib/client/offline/tsconfig.service-worker.json";
