@@ -18,7 +18,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // *.postgres.test.ts need both engines: they run in the PostgreSQL project only.
-      { extends: true, test: { name: "unit", include: UNIT, exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
+      { extends: true, test: { name: "unit", include: [...UNIT, "test/*.test.ts"], exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
       { extends: true, test: { name: "unit-postgres", include: UNIT, ...POSTGRES } },
       { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" } } },
       // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
