@@ -1,5 +1,6 @@
+import { lookup as dnsLookup } from "node:dns";
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { whyNotGloballyReachable } from "@/lib/webhooks/special-purpose-addresses";
 
 // Where a webhook may be sent (issue 9). A receiver's URL is chosen by whoever
@@ -9,9 +10,10 @@ import { whyNotGloballyReachable } from "@/lib/webhooks/special-purpose-addresse
 // Only https:// URLs whose host resolves to globally reachable addresses
 // (lib/webhooks/special-purpose-addresses.ts) are accepted, unless the
 // operator allows http and private targets (WEBHOOK_ALLOW_PRIVATE_TARGETS, for
-// tests and closed networks). The address rule is applied again to the
-// address each request actually connects to (lib/webhooks/send-webhook.ts),
-// so a name that resolves elsewhere later (DNS rebinding) gains nothing.
+// tests and closed networks). The same judgment is made again on the address
+// each request actually connects to (targetLookup, and lib/webhooks/send-webhook.ts
+// for a URL that names an address), so a name that resolves elsewhere later
+// (DNS rebinding) gains nothing.
 //
 // The host judged is the one the WHATWG URL parser gives, which is the one
 // node:http connects to: it has already turned every other spelling of an
@@ -32,6 +34,11 @@ function refusalOf(address: string): string | undefined {
 
 export class WebhookTargetError extends Error {
   override name = "WebhookTargetError";
+}
+
+/** An address a request was about to connect to, refused by the target rules; nothing was sent. */
+export class RefusedAddressError extends Error {
+  override name = "RefusedAddressError";
 }
 
 /** The host of a parsed URL as node:http connects to it: an IPv6 address without its brackets. */
@@ -61,6 +68,31 @@ export async function checkWebhookTarget(
     if (refusal) throw new WebhookTargetError(`url's host ${host} resolves to ${refusal}`);
   }
 }
+
+/** Why a request must not connect to `address`, or undefined when it may: for a URL whose host is an address, which no lookup sees. */
+export function connectRefusal(address: string): RefusedAddressError | undefined {
+  const refusal = refusalOf(address);
+  return refusal === undefined ? undefined : new RefusedAddressError(`the endpoint's host resolves to ${refusal}`);
+}
+
+/**
+ * A lookup for node:http's `lookup` option that fails with a RefusedAddressError
+ * when a name resolves to any address a webhook may not go to, as the check
+ * made when the endpoint was saved does; the socket then connects to nothing.
+ */
+export const targetLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "");
+    for (const { address } of addresses) {
+      const refused = connectRefusal(address);
+      if (refused) return callback(refused, "");
+    }
+    const [first] = addresses;
+    if (options.all) return callback(null, addresses);
+    if (!first) return callback(Object.assign(new Error(`${hostname} resolves to no address`), { code: "ENOTFOUND" }), "");
+    callback(null, first.address, first.family);
+  });
+};
 
 async function resolveAll(host: string): Promise<string[]> {
   try {
