@@ -100,7 +100,7 @@ describe("webhook CLI", () => {
     const refused = await runCli("webhook", ["create", "--url", "https://127.0.0.1/hooks", "--event", "plant.created"], { database, env: PRIVATE_UNSET });
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toBe(
-      "webhook: url's host 127.0.0.1 resolves to 127.0.0.1, a private, loopback or link-local address; webhooks go to public addresses only\n",
+      "webhook: url's host 127.0.0.1 resolves to 127.0.0.1, which is in 127.0.0.0/8 (Loopback, RFC 1122 section 3.2.1.3); webhooks go to public addresses only\n",
     );
     const http = await runCli("webhook", ["create", "--url", "http://127.0.0.1:9/hooks", "--event", "plant.created"], { database, env: PRIVATE_UNSET });
     expect(http).toMatchObject({ code: 1, stdout: "", stderr: "webhook: url must be an https:// URL\n" });

@@ -80,13 +80,15 @@ const ETAG_HEADER = {
     schema: { type: "string" },
   },
 };
+// Every operation on one plant evaluates both, in RFC 9110 section 13.2.2's order: If-Match first (issue 20).
 const IF_MATCH = {
   name: "If-Match",
   in: "header",
   required: false,
   description: [
-    "Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version;",
-    "otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current.",
+    "Act only if the plant is at one of these versions (ETags, comma-separated, compared strongly: weak ones never match),",
+    "or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Evaluated before If-None-Match;",
+    "without either, the request acts on whatever version is current.",
   ].join(" "),
   schema: { type: "string" },
 };
@@ -94,7 +96,11 @@ const IF_NONE_MATCH = {
   name: "If-None-Match",
   in: "header",
   required: false,
-  description: "Answer 304 without a body if the plant is at one of these versions (ETags, compared weakly), or `*` for any version",
+  description: [
+    "Act only if the plant is at none of these versions (ETags, comma-separated, compared weakly: W/ is ignored);",
+    "`*` names any version. Otherwise a GET or HEAD answers 304 without a body, and a change or delete 412 with the",
+    "current ETag, changing nothing.",
+  ].join(" "),
   schema: { type: "string" },
 };
 
@@ -216,7 +222,7 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
     getPlant: {
       summary: "Get a plant",
       description: "The plant with this id. The id is written as a plain decimal integer (no leading zeros or +).",
-      parameters: [IF_NONE_MATCH],
+      parameters: [IF_MATCH, IF_NONE_MATCH],
       responses: {
         "200": { description: "The plant", headers: ETAG_HEADER, content: json(ref("schemas", "Plant")) },
         "304": { description: "Not Modified: the plant is at a version If-None-Match names; no body", headers: ETAG_HEADER },
@@ -252,7 +258,7 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
         "plant and writes nothing. To change only the version you read, send its ETag in If-Match: if someone changed the",
         "plant meanwhile, the answer is 412 with the current ETag, and nothing changes.",
       ].join(" "),
-      parameters: [IF_MATCH],
+      parameters: [IF_MATCH, IF_NONE_MATCH],
       requestBody: {
         required: true,
         content: Object.fromEntries(MERGE_PATCH_MEDIA_TYPES.map((type) => [type, { schema: ref("schemas", "PlantPatch") }])),
@@ -262,7 +268,7 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
     deletePlant: {
       summary: "Delete a plant",
       description: "Deletes the plant with this id; with If-Match, only if it is at a version named there.",
-      parameters: [IF_MATCH],
+      parameters: [IF_MATCH, IF_NONE_MATCH],
       responses: { "204": { description: "Deleted; no body" } },
     },
   };

@@ -36,7 +36,7 @@ const DECLARED = [
     scope: "plants:write",
     errors: ["BadRequest", "PayloadTooLarge", "UnsupportedMediaType"],
   },
-  { operation: "getPlant", method: "GET", path: "/plants/{id}", scope: "plants:read", errors: ["BadRequest", "NotFound"] },
+  { operation: "getPlant", method: "GET", path: "/plants/{id}", scope: "plants:read", errors: ["BadRequest", "NotFound", "PreconditionFailed"] },
   {
     operation: "updatePlant",
     method: "PATCH",

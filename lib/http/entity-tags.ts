@@ -1,18 +1,16 @@
 import { ApiError } from "@/lib/http/api-error";
-import type { VersionCondition } from "@/lib/plants/plant-queries";
 import { type PlantVersion, plantVersionTag } from "@/lib/plants/plant-version";
 
-// Entity tags (RFC 9110 section 8.8.3) and the conditional requests built on
-// them (section 13.1): a plant's ETag is its version, If-Match makes a change
-// or a delete conditional on it, If-None-Match spares a GET the body a
-// client already holds.
+// Entity tags (RFC 9110 section 8.8.3), and the fields of the conditional
+// requests built on them (section 13.1, evaluated by lib/http/preconditions.ts):
+// a plant's ETag is its version.
 
 /** A plant version's strong ETag: its tag in quotes. */
 export function plantEtag(version: PlantVersion): string {
   return `"${plantVersionTag(version)}"`;
 }
 
-type EntityTag = { weak: boolean; opaque: string };
+export type EntityTag = { weak: boolean; opaque: string };
 
 // entity-tag = [ weak ] opaque-tag; weak = %s"W/"; opaque-tag = DQUOTE *etagc DQUOTE;
 // etagc = %x21 / %x23-7E / obs-text. Headers arrive as Latin-1, so obs-text is \x80-\xff.
@@ -25,7 +23,7 @@ const SEPARATORS = /[ \t,]*/y;
  * malformed one is a 400: a condition the server cannot read must not be
  * ignored, or a conditional write would become an unconditional one.
  */
-function entityTags(request: Request, name: "If-Match" | "If-None-Match"): "*" | EntityTag[] | undefined {
+export function readEntityTags(request: Request, name: "If-Match" | "If-None-Match"): "*" | EntityTag[] | undefined {
   const field = request.headers.get(name);
   if (field === null) return undefined;
   if (field.trim() === "*") return "*";
@@ -51,28 +49,4 @@ function entityTags(request: Request, name: "If-Match" | "If-None-Match"): "*" |
 function malformed(name: string): ApiError {
   const message = `${name} must be "*" or a comma-separated list of entity-tags such as "1.mhs1wq9c", as an ETag header sends them`;
   return new ApiError("BadRequest", message, { details: [{ field: name, message }] });
-}
-
-/**
- * The versions If-Match accepts (RFC 9110 section 13.1.1): undefined for any
- * (no If-Match, or "*", which holds for any plant that exists). Matching is
- * strong, so a weak tag matches nothing: a list of weak tags accepts no version.
- */
-export function ifMatchCondition(request: Request): VersionCondition {
-  const tags = entityTags(request, "If-Match");
-  if (tags === undefined || tags === "*") return undefined;
-  return tags.filter((tag) => !tag.weak).map((tag) => tag.opaque);
-}
-
-/**
- * Whether If-None-Match names the current version (RFC 9110 section
- * 13.1.2), so that a GET answers 304: "*" names any plant; a tag names it by
- * weak comparison, which ignores W/.
- */
-export function ifNoneMatchNames(request: Request, current: PlantVersion): boolean {
-  const tags = entityTags(request, "If-None-Match");
-  if (tags === undefined) return false;
-  if (tags === "*") return true;
-  const opaque = plantVersionTag(current);
-  return tags.some((tag) => tag.opaque === opaque);
 }

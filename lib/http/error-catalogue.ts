@@ -50,7 +50,8 @@ export const ERROR_KINDS = {
   PreconditionFailed: {
     status: 412,
     title: "Precondition Failed",
-    description: "If-Match names a version of the plant that is no longer the current one: someone changed it meanwhile; nothing was changed",
+    description:
+      "A condition of the request is false: If-Match names no current version of the plant (someone changed it meanwhile), or, on a change or delete, If-None-Match names the current one (or is `*`); nothing was changed",
     headers: { ETag: "The plant's current version" },
   },
   PayloadTooLarge: { status: 413, title: "Content Too Large", description: `The request body is larger than ${MAX_BODY_BYTES} bytes (${MAX_BATCH_BODY_BYTES} for a batch)` },

@@ -1,8 +1,7 @@
 import { ApiError } from "@/lib/http/api-error";
-import { plantEtag } from "@/lib/http/entity-tags";
 import type { ErrorKindName } from "@/lib/http/error-catalogue";
 import { jsonResponse } from "@/lib/http/json-response";
-import { PlantConflictError, PlantNotFoundError, PlantVersionMismatchError } from "@/lib/plants/plant-errors";
+import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import type { ApiErrorBody } from "@/lib/validations/api-error";
@@ -28,8 +27,6 @@ export function errorResponse(error: unknown, requestId: string): Response {
 
 function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
-  // The one domain error whose answer carries a header: a 412 names the current version, to try again from.
-  if (error instanceof PlantVersionMismatchError) return new ApiError("PreconditionFailed", error.message, { headers: { etag: plantEtag(error.current) } });
   const domain = DOMAIN_ERRORS.find(([type]) => error instanceof type);
   if (domain && error instanceof Error) return new ApiError(domain[1], error.message);
   if (isDatabaseError(error)) metrics().databaseErrors.inc();

@@ -1,5 +1,6 @@
 import { plantEtag } from "@/lib/http/entity-tags";
 import { jsonResponse } from "@/lib/http/json-response";
+import { evaluatePreconditions, readPreconditions } from "@/lib/http/preconditions";
 import type { CreatedPlant, VersionedPlant } from "@/lib/plants/plant-queries";
 import type { PlantVersion } from "@/lib/plants/plant-version";
 
@@ -30,4 +31,17 @@ export function createdPlantResponse(created: CreatedPlant): Response {
  */
 export function notModifiedResponse(current: PlantVersion): Response {
   return new Response(null, { status: 304, headers: { etag: plantEtag(current), "cache-control": "no-store" } });
+}
+
+/**
+ * The request's If-Match and If-None-Match as a check of a plant's version
+ * (lib/http/preconditions.ts), or undefined when it makes none: a GET learns
+ * whether to answer 304; a change or a delete hands it to the data layer,
+ * which runs it on the version it writes to, and a false condition throws
+ * the 412.
+ */
+export function plantPreconditions(request: Request, id: bigint): ((current: PlantVersion) => "proceed" | "not modified") | undefined {
+  const preconditions = readPreconditions(request);
+  if (!preconditions) return undefined;
+  return (current) => evaluatePreconditions(preconditions, { etag: plantEtag(current), name: `plant ${id}` });
 }

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { PlantConflictError, PlantNotFoundError, PlantVersionMismatchError } from "@/lib/plants/plant-errors";
-import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, storeNewPlants, updatePlant } from "@/lib/plants/plant-queries";
+import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
+import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, storeNewPlants, updatePlant, type VersionCheck } from "@/lib/plants/plant-queries";
 import { plantVersionTag } from "@/lib/plants/plant-version";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
@@ -11,6 +11,16 @@ import { storedPlants } from "@/test/support/test-database";
 // changes that race (a write lands between a change's read and its write).
 
 const database = setUpTestDatabase();
+
+/** What a check throws to refuse a version: the version it was given. */
+class Refused extends Error {}
+
+/** A check as If-Match makes one (lib/http/preconditions.ts): it passes only the versions named. */
+const onlyAt =
+  (...tags: string[]): VersionCheck =>
+  (current) => {
+    if (!tags.includes(plantVersionTag(current))) throw new Refused(plantVersionTag(current));
+  };
 
 function outcomes(settled: PromiseSettledResult<unknown>[]) {
   return settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : outcome.reason));
@@ -111,20 +121,22 @@ describe("updatePlant", () => {
     expect(await versionRow(31n)).toMatchObject({ version: 1, updated: false });
   });
 
-  it("throws PlantNotFoundError for an absent plant, whatever the condition", async () => {
+  it("throws PlantNotFoundError for an absent plant, whatever the condition, which it does not call", async () => {
     await expect(updatePlant(32n, rename("x"))).rejects.toEqual(new PlantNotFoundError(32n));
-    await expect(updatePlant(32n, rename("x"), ["1.0"])).rejects.toEqual(new PlantNotFoundError(32n));
+    const check = vi.fn();
+    await expect(updatePlant(32n, rename("x"), check)).rejects.toEqual(new PlantNotFoundError(32n));
+    expect(check).not.toHaveBeenCalled();
   });
 
-  it("changes only a plant at a version the condition names", async () => {
+  it("changes only a plant at a version the condition passes", async () => {
     const created = await createPlant({ id: 33n, name: "Ivy" });
     const current = plantVersionTag(created);
-    await expect(updatePlant(33n, rename("Not"), ["2.0", `${current}x`])).rejects.toEqual(new PlantVersionMismatchError(33n, { version: 1, createdAt: created.createdAt }));
-    await expect(updatePlant(33n, rename("Not"), [])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    await expect(updatePlant(33n, rename("Not"), onlyAt("2.0", `${current}x`))).rejects.toEqual(new Refused(current));
+    await expect(updatePlant(33n, rename("Not"), onlyAt())).rejects.toBeInstanceOf(Refused);
     expect(await versionRow(33n)).toMatchObject({ version: 1, updated: false });
-    expect((await updatePlant(33n, rename("Ivy II"), ["2.0", current])).version).toBe(2);
+    expect((await updatePlant(33n, rename("Ivy II"), onlyAt("2.0", current))).version).toBe(2);
     // The tag read before the change names a version that is gone.
-    await expect(updatePlant(33n, rename("Ivy III"), [current])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    await expect(updatePlant(33n, rename("Ivy III"), onlyAt(current))).rejects.toBeInstanceOf(Refused);
     expect(await getPlant(33n)).toEqual({ id: 33n, name: "Ivy II" });
   });
 
@@ -147,8 +159,24 @@ describe("updatePlant", () => {
       await db().plant.update({ where: { id: 35n }, data: { name: "Other", version: { increment: 1 } } });
       return { ...stored, name: "Mine" };
     };
-    await expect(updatePlant(35n, change, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    await expect(updatePlant(35n, change, onlyAt(plantVersionTag(created)))).rejects.toBeInstanceOf(Refused);
     expect(await getPlant(35n)).toEqual({ id: 35n, name: "Other" });
+  });
+
+  it("judges the condition on the version it writes: a write that makes the version the condition refuses, between the read and the write, is not overwritten", async () => {
+    const created = await createPlant({ id: 38n, name: "Yucca" });
+    // As If-None-Match makes one: any version but the next.
+    const next = plantVersionTag({ version: 2, createdAt: created.createdAt });
+    const notAt: VersionCheck = (current) => {
+      if (plantVersionTag(current) === next) throw new Refused(next);
+    };
+    let calls = 0;
+    const change = async (stored: Plant) => {
+      if (calls++ === 0) await db().plant.update({ where: { id: 38n }, data: { name: "Theirs", version: { increment: 1 } } });
+      return { ...stored, name: "Mine" };
+    };
+    await expect(updatePlant(38n, change, notAt)).rejects.toEqual(new Refused(next));
+    expect(await getPlant(38n)).toEqual({ id: 38n, name: "Theirs" });
   });
 
   it("never changes a new plant under the same id for the one it read, though both are at version 1", async () => {
@@ -162,7 +190,7 @@ describe("updatePlant", () => {
       return { ...stored, name: `${stored.name}, renamed` };
     };
     const firstTag = plantVersionTag({ version: 1, createdAt: new Date("2026-01-01T00:00:00.000Z") });
-    await expect(updatePlant(36n, change, [firstTag])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    await expect(updatePlant(36n, change, onlyAt(firstTag))).rejects.toBeInstanceOf(Refused);
     expect(await getPlant(36n)).toEqual({ id: 36n, name: "Second", tag: "kept" });
     calls = 1;
     expect((await updatePlant(36n, change)).plant).toEqual({ id: 36n, name: "Second, renamed", tag: "kept" });
@@ -172,24 +200,24 @@ describe("updatePlant", () => {
     await db().$executeRaw`INSERT INTO "plants" ("id", "name", "created_at") VALUES (${37n}, 'Raw', '2026-11-23 08:00:00')`;
     const changed = await updatePlant(37n, rename("Cooked"));
     expect(changed).toEqual({ plant: { id: 37n, name: "Cooked" }, version: 2, createdAt: new Date("2026-11-23T08:00:00.000Z") });
-    await deletePlant(37n, [plantVersionTag(changed)]);
+    await deletePlant(37n, onlyAt(plantVersionTag(changed)));
     await expect(getPlant(37n)).rejects.toBeInstanceOf(PlantNotFoundError);
   });
 });
 
 describe("deletePlant under a condition", () => {
-  it("deletes only a plant at a version the condition names", async () => {
+  it("deletes only a plant at a version the condition passes", async () => {
     const created = await createPlant({ id: 40n, name: "Basil" });
-    await expect(deletePlant(40n, ["1.0"])).rejects.toEqual(new PlantVersionMismatchError(40n, { version: 1, createdAt: created.createdAt }));
+    await expect(deletePlant(40n, onlyAt("1.0"))).rejects.toEqual(new Refused(plantVersionTag(created)));
     expect(await getPlant(40n)).toEqual({ id: 40n, name: "Basil" });
-    await deletePlant(40n, ["1.0", plantVersionTag(created)]);
-    await expect(deletePlant(40n, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantNotFoundError);
+    await deletePlant(40n, onlyAt("1.0", plantVersionTag(created)));
+    await expect(deletePlant(40n, onlyAt(plantVersionTag(created)))).rejects.toBeInstanceOf(PlantNotFoundError);
   });
 
   it("refuses when a change lands between its read and its delete", async () => {
     const created = await createPlant({ id: 41n, name: "Mint" });
     await updatePlant(41n, rename("Mint II"));
-    await expect(deletePlant(41n, [plantVersionTag(created)])).rejects.toBeInstanceOf(PlantVersionMismatchError);
+    await expect(deletePlant(41n, onlyAt(plantVersionTag(created)))).rejects.toBeInstanceOf(Refused);
     expect(await getPlant(41n)).toEqual({ id: 41n, name: "Mint II" });
   });
 });

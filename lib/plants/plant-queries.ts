@@ -1,9 +1,9 @@
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
-import { PlantConflictError, PlantNotFoundError, PlantVersionMismatchError } from "@/lib/plants/plant-errors";
+import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { plantCountQuery, plantListQuery, type PlantOrder, plantPageQuery, type PlantSearch, TAGS_IN_USE } from "@/lib/plants/plant-search";
-import { type PlantVersion, plantVersionTag } from "@/lib/plants/plant-version";
+import type { PlantVersion } from "@/lib/plants/plant-version";
 import { metrics } from "@/lib/server/metrics";
 import type { ListPlantsQuery, NewPlant, Plant, PlantFilter } from "@/lib/validations/plant";
 import { wakeWebhookWorker } from "@/lib/webhooks/worker-signal";
@@ -319,11 +319,13 @@ async function readCurrent(id: bigint): Promise<CurrentPlant | undefined> {
 }
 
 /**
- * Which versions a conditional write accepts: the tags (plantVersionTag) of
- * any of which the plant must be at; undefined for any version. A plant that
- * does not exist is never written, whatever the condition.
+ * A conditional write's condition (a request's If-Match and If-None-Match,
+ * say): called with the version of the plant the write is about to be made
+ * to, conditionally on that very version; what it throws ends the write, and
+ * nothing is written. A plant that does not exist is never written, and
+ * the check is not called.
  */
-export type VersionCondition = readonly string[] | undefined;
+export type VersionCheck = (current: PlantVersion) => unknown;
 
 // What an attempt answers when the plant changed between the read and the write.
 const LOST_RACE = Symbol("lost race");
@@ -334,15 +336,15 @@ const LOST_RACE = Symbol("lost race");
  * version = ? AND created_at = ?, so neither another change nor a new plant
  * under the same id is overwritten). When the plant changed in between, the
  * attempt matches no row and all is done again on the plant as it is now, so
- * no change is lost and the condition is judged against the current version.
+ * no change is lost and the condition is judged against the version written.
  */
-async function writeAsRead<T>(id: bigint, condition: VersionCondition, attempt: (current: CurrentPlant) => Promise<T | typeof LOST_RACE>): Promise<T> {
+async function writeAsRead<T>(id: bigint, check: VersionCheck | undefined, attempt: (current: CurrentPlant) => Promise<T | typeof LOST_RACE>): Promise<T> {
   let lost: VersionedPlant | undefined;
   for (;;) {
     const current = await readCurrent(id);
     if (!current) throw new PlantNotFoundError(id);
     const { version, createdAt } = current.stored;
-    if (condition && !condition.includes(plantVersionTag({ version, createdAt }))) throw new PlantVersionMismatchError(id, { version, createdAt });
+    check?.({ version, createdAt });
     // A race is lost only to a write committed in between, which the next read sees: without one, the
     // compare-and-swap cannot match (a bug), and trying again would never end.
     if (lost && lost.version === version && lost.createdAt.getTime() === createdAt.getTime()) {
@@ -361,8 +363,8 @@ async function writeAsRead<T>(id: bigint, condition: VersionCondition, attempt: 
  * Otherwise the version goes up by one and updated_at is set; the database
  * writes the plant.updated event in the same transaction (the outbox trigger).
  */
-export async function updatePlant(id: bigint, change: (stored: Plant) => Plant | Promise<Plant>, condition?: VersionCondition): Promise<VersionedPlant> {
-  return writeAsRead(id, condition, async ({ stored: current, createdAtCell }) => {
+export async function updatePlant(id: bigint, change: (stored: Plant) => Plant | Promise<Plant>, check?: VersionCheck): Promise<VersionedPlant> {
+  return writeAsRead(id, check, async ({ stored: current, createdAtCell }) => {
     const next = await change(current.plant);
     if (next.id !== id) throw new TypeError(`a change cannot give plant ${id} another id`);
     const tag = next.tag ?? null;
@@ -376,13 +378,13 @@ export async function updatePlant(id: bigint, change: (stored: Plant) => Plant |
   });
 }
 
-/** Deletes a plant; with a condition, only at one of the versions it names (a compare-and-swap, as updatePlant). */
-export async function deletePlant(id: bigint, condition?: VersionCondition): Promise<void> {
-  if (condition === undefined) {
+/** Deletes a plant; with a check, only at a version it passes (a compare-and-swap, as updatePlant). */
+export async function deletePlant(id: bigint, check?: VersionCheck): Promise<void> {
+  if (check === undefined) {
     const { count } = await db().plant.deleteMany({ where: { id } });
     if (count === 0) throw new PlantNotFoundError(id);
   } else {
-    await writeAsRead(id, condition, async ({ stored, createdAtCell }) => {
+    await writeAsRead(id, check, async ({ stored, createdAtCell }) => {
       const deleted = await db().$executeRaw`
         DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`;
       return deleted === 0 ? LOST_RACE : undefined;

@@ -87,12 +87,23 @@ it("reports an unreachable receiver", async () => {
   expect(outcome.error).toMatch(/^the request failed: ECONNREFUSED/);
 });
 
+const LOOPBACK = /which (is in 127\.0\.0\.0\/8|carries 127\.0\.0\.1 .*, which is in 127\.0\.0\.0\/8) \(Loopback, RFC 1122 section 3\.2\.1\.3\); webhooks go to public addresses only$/;
+const refusedAs = (address: string, why: RegExp = LOOPBACK) => new RegExp(`^refused: the endpoint's host resolves to ${address.replace(/[.]/g, "\\.")}, ${why.source}`);
+
 it.each([
   ["an http:// URL", (port: number) => `http://127.0.0.1:${port}/webhooks`, /^refused: the endpoint's URL must be an https:\/\/ URL$/],
-  ["a loopback address", (port: number) => `https://127.0.0.1:${port}/webhooks`, /^refused: the endpoint's host resolves to 127\.0\.0\.1, a private/],
-  ["a name that resolves to loopback", (port: number) => `https://localhost:${port}/webhooks`, /^refused: the endpoint's host resolves to (127\.0\.0\.1|::1), a private/],
-  ["an IPv4-mapped loopback address", (port: number) => `https://[::ffff:127.0.0.1]:${port}/webhooks`, /^refused: the endpoint's host resolves to ::ffff:7f00:1, a private/],
-  ["the IPv6 loopback address", (port: number) => `https://[::1]:${port}/webhooks`, /^refused: the endpoint's host resolves to ::1, a private/],
+  ["a loopback address", (port: number) => `https://127.0.0.1:${port}/webhooks`, refusedAs("127.0.0.1")],
+  ["a name that resolves to loopback", (port: number) => `https://localhost:${port}/webhooks`, /^refused: the endpoint's host resolves to (127\.0\.0\.1|::1), which is in (127\.0\.0\.0\/8 \(Loopback|::1\/128 \(Loopback Address)/],
+  ["an IPv4-mapped loopback address", (port: number) => `https://[::ffff:127.0.0.1]:${port}/webhooks`, refusedAs("::ffff:7f00:1")],
+  ["the IPv6 loopback address", (port: number) => `https://[::1]:${port}/webhooks`, refusedAs("::1", /which is in ::1\/128 \(Loopback Address, RFC 4291\)/)],
+  // Issue 20: the other IPv6 forms that carry 127.0.0.1, judged as it.
+  ["an IPv4-compatible loopback address", (port: number) => `https://[::127.0.0.1]:${port}/webhooks`, refusedAs("::7f00:1")],
+  ["a NAT64 loopback address", (port: number) => `https://[64:ff9b::127.0.0.1]:${port}/webhooks`, refusedAs("64:ff9b::7f00:1")],
+  ["a 6to4 loopback address", (port: number) => `https://[2002:7f00:1::1]:${port}/webhooks`, refusedAs("2002:7f00:1::1")],
+  ["a Teredo address with a loopback client", (port: number) => `https://[2001:0:808:808::80ff:fffe]:${port}/webhooks`, refusedAs("2001:0:808:808::80ff:fffe")],
+  // Other spellings of 127.0.0.1: the one connected to is the one judged.
+  ["127.0.0.1 in hexadecimal", (port: number) => `https://0x7f.1:${port}/webhooks`, refusedAs("127.0.0.1")],
+  ["127.0.0.1 as one number", (port: number) => `https://2130706433:${port}/webhooks`, refusedAs("127.0.0.1")],
 ])("without private targets allowed, refuses %s and connects to nothing", async (_, url, error) => {
   const before = receiver.connections();
   const outcome = await sendWebhook(message({ url: url(receiver.port) }), { timeoutMs: 2_000, allowPrivateTargets: false });

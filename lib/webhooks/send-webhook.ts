@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { processGlobal } from "@/lib/server/process-global";
 import { parseRetryAfter } from "@/lib/webhooks/retry-delay";
+import { connectRefusal, RefusedAddressError, targetLookup, urlHost } from "@/lib/webhooks/target-address";
 
 // One attempt at one delivery, as Standard Webhooks 1.0 describes it: a POST of
 // the event's JSON, with webhook-id (the event's id, the same on every retry,
@@ -12,11 +12,13 @@ import { parseRetryAfter } from "@/lib/webhooks/retry-delay";
 // id.timestamp.body under each signing secret, space-separated: two during a
 // rotation).
 //
-// Where the request goes is checked twice: the URL's scheme here, before
-// anything is sent, and the address the socket connects to in the agent
-// (request-filtering-agent), after DNS, so a name that resolves to a public
-// address when the endpoint is saved and to 127.0.0.1 now (DNS rebinding)
-// reaches nothing. Node's fetch (undici) would bypass the agent, hence node:http.
+// Where the request goes is checked again here, by the rules that let the
+// endpoint be saved (lib/webhooks/target-address.ts): the URL's scheme, and
+// the address the socket connects to, after DNS (the request's own lookup),
+// so a name that resolves to a public address when the endpoint is saved and
+// to 127.0.0.1 now (DNS rebinding) reaches nothing. A URL that names an
+// address is judged before the request, since no lookup sees it. Node's
+// fetch (undici) takes no such lookup per request, hence node:http.
 
 export type WebhookMessage = {
   url: string;
@@ -83,6 +85,9 @@ export async function sendWebhook(message: WebhookMessage, options: SendOptions)
   const schemes = options.allowPrivateTargets ? ["https:", "http:"] : ["https:"];
   if (!url || !schemes.includes(url.protocol)) return finish({ refused: true, error: "refused: the endpoint's URL must be an https:// URL" });
   if (url.username || url.password) return finish({ refused: true, error: "refused: the endpoint's URL must not carry a user name or password" });
+  const host = urlHost(url);
+  const refused = !options.allowPrivateTargets && isIP(host) ? connectRefusal(host) : undefined;
+  if (refused) return finish(describeFailure(refused, options.timeoutMs));
 
   let headers: Record<string, string>;
   try {
@@ -113,7 +118,10 @@ function exchange(url: URL, body: string, signed: Record<string, string>, { time
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = send(url, {
       method: "POST",
-      agent: agents(allowPrivateTargets)[url.protocol === "https:" ? "https" : "http"],
+      // No pooled connections: each attempt connects afresh, so each connection's address is
+      // checked, and an attempt never fails on a connection the receiver has just closed.
+      agent: false,
+      lookup: allowPrivateTargets ? undefined : targetLookup,
       headers: {
         ...signed,
         "content-type": "application/json",
@@ -185,28 +193,11 @@ function judge({ status, retryAfter, text }: Answer): Omit<AttemptOutcome, "dura
   return { ...outcome, error: excerpt ? `the endpoint answered ${status}: ${excerpt}` : `the endpoint answered ${status}` };
 }
 
-// request-filtering-agent reports a forbidden address with a plain Error whose
-// message begins so (3.x); a test (send-webhook.test.ts) keeps this in step.
-const FORBIDDEN_ADDRESS = /^DNS lookup (\S+?)\(.*is not allowed/;
-
 function describeFailure(error: unknown, timeoutMs: number): Omit<AttemptOutcome, "durationMs"> {
   if (error instanceof AttemptTimeout) return { error: `no answer within ${timeoutMs} ms` };
   if (error instanceof AttemptAborted) return { error: "aborted: the worker stopped before the endpoint answered" };
+  if (error instanceof RefusedAddressError) return { refused: true, error: `refused: ${error.message}` };
   const message = error instanceof Error ? error.message : String(error);
-  const forbidden = FORBIDDEN_ADDRESS.exec(message);
-  if (forbidden) {
-    return { refused: true, error: `refused: the endpoint's host resolves to ${forbidden[1]}, a private, loopback or link-local address; webhooks go to public addresses only` };
-  }
   const code = error instanceof Error && "code" in error && typeof error.code === "string" ? `${error.code}: ` : "";
   return { error: `the request failed: ${code}${message}` };
-}
-
-// One pair of agents per process and setting. No keep-alive: each attempt
-// connects afresh, so each connection's address is checked, and an attempt
-// never fails on a pooled connection the receiver has just closed.
-function agents(allowPrivateTargets: boolean): { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent } {
-  return processGlobal(`webhooks.agents.${allowPrivateTargets ? "private" : "public"}`, () => ({
-    http: new RequestFilteringHttpAgent({ keepAlive: false, allowPrivateIPAddress: allowPrivateTargets }),
-    https: new RequestFilteringHttpsAgent({ keepAlive: false, allowPrivateIPAddress: allowPrivateTargets }),
-  }));
 }

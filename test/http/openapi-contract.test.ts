@@ -159,6 +159,7 @@ const CASES: Case[] = [
   { name: "answers 304 to If-None-Match: *", method: "GET", url: "/plants/304", template: ONE, auth: "read", seed: ['{"id":304,"name":"yew"}'], headers: { "if-none-match": "*" }, status: 304 },
   { name: "answers 200 to a stale If-None-Match", method: "GET", url: "/plants/304", template: ONE, auth: "read", headers: { "if-none-match": '"0.0"' }, status: 200 },
   { name: "refuses a malformed If-None-Match", method: "GET", url: "/plants/304", template: ONE, auth: "read", headers: { "if-none-match": "0.0" }, status: 400 },
+  { name: "refuses a stale If-Match", method: "GET", url: "/plants/304", template: ONE, auth: "read", headers: { "if-match": '"0.0"' }, status: 412 },
 
   // PATCH /plants/{id}
   { name: "changes a name", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", seed: ['{"id":721,"name":"fern","tag":"indoor"}'], body: '{"name":"fern II"}', contentType: mergePatch, status: 200 },
@@ -174,6 +175,7 @@ const CASES: Case[] = [
   { name: "refuses a malformed id to change", method: "PATCH", url: "/plants/7.01", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 400 },
   { name: "finds no absent plant to change", method: "PATCH", url: "/plants/723", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 404 },
   { name: "refuses a stale If-Match", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, headers: { "if-match": '"1.0"' }, status: 412 },
+  { name: "refuses If-None-Match: *", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, headers: { "if-none-match": "*" }, status: 412 },
   { name: "refuses a patch over 16 KiB", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: `{"name":"${"a".repeat(17 * 1024)}"}`, contentType: mergePatch, status: 413 },
   { name: "refuses a JSON Patch (RFC 6902)", method: "PATCH", url: "/plants/721", template: ONE, auth: "write", body: '[{"op":"remove","path":"/tag"}]', contentType: "application/json-patch+json", status: 415 },
   { name: "changes nothing without a token", method: "PATCH", url: "/plants/721", template: ONE, body: '{"name":"x"}', contentType: mergePatch, status: 401 },
@@ -190,6 +192,7 @@ const CASES: Case[] = [
   { name: "deletes nothing for a read token", method: "DELETE", url: "/plants/403", template: ONE, auth: "read", status: 403 },
   { name: "deletes under a matching If-Match: *", method: "DELETE", url: "/plants/404", template: ONE, auth: "write", seed: ['{"id":404,"name":"rue"}'], headers: { "if-match": "*" }, status: 204 },
   { name: "deletes nothing under a stale If-Match", method: "DELETE", url: "/plants/403", template: ONE, auth: "write", headers: { "if-match": '"1.0"' }, status: 412 },
+  { name: "deletes nothing under If-None-Match: *", method: "DELETE", url: "/plants/403", template: ONE, auth: "write", headers: { "if-none-match": "*" }, status: 412 },
 
   // Methods the paths lack
   { name: "refuses PUT /plants", method: "PUT", url: "/plants", template: LIST, auth: "write", status: 405 },

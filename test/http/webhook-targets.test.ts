@@ -25,11 +25,18 @@ afterAll(async () => {
 });
 
 it("never calls an endpoint on a loopback address, and records the refusal on its deliveries", async () => {
+  const loopback = String.raw`, which (is in|carries 127\.0\.0\.1 .*, which is in) 127\.0\.0\.0/8 \(Loopback, RFC 1122 section 3\.2\.1\.3\); webhooks go to public addresses only$`;
+  const refusedAs = (address: string) => new RegExp(`^refused: the endpoint's host resolves to ${address}${loopback}`);
   const targets = [
-    { url: `http://127.0.0.1:${receiver.port}/webhooks`, error: "refused: the endpoint's URL must be an https:// URL" },
-    { url: `https://127.0.0.1:${receiver.port}/webhooks`, error: /^refused: the endpoint's host resolves to 127\.0\.0\.1, a private, loopback or link-local address/ },
-    { url: `https://localhost:${receiver.port}/webhooks`, error: /^refused: the endpoint's host resolves to (127\.0\.0\.1|::1), a private, loopback or link-local address/ },
-    { url: `https://[::ffff:127.0.0.1]:${receiver.port}/webhooks`, error: /^refused: the endpoint's host resolves to ::ffff:7f00:1, a private/ },
+    { url: `http://127.0.0.1:${receiver.port}/webhooks`, error: /^refused: the endpoint's URL must be an https:\/\/ URL$/ },
+    { url: `https://127.0.0.1:${receiver.port}/webhooks`, error: refusedAs(String.raw`127\.0\.0\.1`) },
+    { url: `https://localhost:${receiver.port}/webhooks`, error: /^refused: the endpoint's host resolves to (127\.0\.0\.1|::1), which is in (127\.0\.0\.0\/8 \(Loopback|::1\/128 \(Loopback Address)/ },
+    { url: `https://[::ffff:127.0.0.1]:${receiver.port}/webhooks`, error: refusedAs("::ffff:7f00:1") },
+    // Issue 20: every IPv6 form that carries an IPv4 address is judged by that address.
+    { url: `https://[::127.0.0.1]:${receiver.port}/webhooks`, error: refusedAs("::7f00:1") },
+    { url: `https://[64:ff9b::127.0.0.1]:${receiver.port}/webhooks`, error: refusedAs("64:ff9b::7f00:1") },
+    { url: `https://[2002:7f00:1::1]:${receiver.port}/webhooks`, error: refusedAs("2002:7f00:1::1") },
+    { url: `https://[2001:0:808:808::80ff:fffe]:${receiver.port}/webhooks`, error: refusedAs("2001:0:808:808::80ff:fffe") },
   ];
   const endpoints = await Promise.all(targets.map((target) => addWebhookEndpoint(app.database, { url: target.url, events: ["plant.created"] })));
   const token = await createToken(app.database, ["plants:write"]);
@@ -46,5 +53,5 @@ it("never calls an endpoint on a loopback address, and records the refusal on it
   expect(receiver.received).toEqual([]);
 
   const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  expect(scraped).toMatch(/^plant_store_webhook_deliveries_total\{outcome="refused"\} 12$/m);
+  expect(scraped).toMatch(new RegExp(String.raw`^plant_store_webhook_deliveries_total\{outcome="refused"\} ${targets.length * 3}$`, "m"));
 });

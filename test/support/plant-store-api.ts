@@ -351,7 +351,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Precondition Failed: If-Match names a version of the plant that is no longer the current one: someone changed it meanwhile; nothing was changed */
+        /** @description Precondition Failed: A condition of the request is false: If-Match names no current version of the plant (someone changed it meanwhile), or, on a change or delete, If-None-Match names the current one (or is `*`); nothing was changed */
         PreconditionFailed: {
             headers: {
                 /** @description The plant's current version */
@@ -555,7 +555,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Answer 304 without a body if the plant is at one of these versions (ETags, compared weakly), or `*` for any version */
+                /** @description Act only if the plant is at one of these versions (ETags, comma-separated, compared strongly: weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Evaluated before If-None-Match; without either, the request acts on whatever version is current. */
+                "If-Match"?: string;
+                /** @description Act only if the plant is at none of these versions (ETags, comma-separated, compared weakly: W/ is ignored); `*` names any version. Otherwise a GET or HEAD answers 304 without a body, and a change or delete 412 with the current ETag, changing nothing. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -590,6 +592,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -598,8 +601,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current. */
+                /** @description Act only if the plant is at one of these versions (ETags, comma-separated, compared strongly: weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Evaluated before If-None-Match; without either, the request acts on whatever version is current. */
                 "If-Match"?: string;
+                /** @description Act only if the plant is at none of these versions (ETags, comma-separated, compared weakly: W/ is ignored); `*` names any version. Otherwise a GET or HEAD answers 304 without a body, and a change or delete 412 with the current ETag, changing nothing. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Identification number of the plant */
@@ -629,8 +634,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act only if the plant is at one of these versions (ETags, comma-separated; weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Without it, the request acts on whatever version is current. */
+                /** @description Act only if the plant is at one of these versions (ETags, comma-separated, compared strongly: weak ones never match), or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Evaluated before If-None-Match; without either, the request acts on whatever version is current. */
                 "If-Match"?: string;
+                /** @description Act only if the plant is at none of these versions (ETags, comma-separated, compared weakly: W/ is ignored); `*` names any version. Otherwise a GET or HEAD answers 304 without a body, and a change or delete 412 with the current ETag, changing nothing. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description Identification number of the plant */
