@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 // Which failures mean the database could not be used, rather than that a
 // statement was wrong (issue 20): a request that meets one is answered 503
 // with Retry-After, not 500, and a read is tried once more on a new
@@ -17,6 +19,23 @@
  * Either way, a request that needs the database cannot be answered now.
  */
 export type DatabaseOutage = "lost" | "unreachable" | "busy";
+
+/**
+ * What to do when the first attempt at something safe to do twice (a read;
+ * connecting and BEGIN) failed with `error`: throw it, unless it is an
+ * outage; then, once the event loop has turned, attempt it once more. On
+ * PostgreSQL the pool may hand out a connection the server has already
+ * ended: the other connections the server ended at the same moment have
+ * sent their last words by then, and once the pool has read them and dropped
+ * those too, it hands out a live one. Called from the caller's own catch,
+ * so that the happy path costs nothing (a wrapping async function cost
+ * 0.4 to 0.6 µs a call, measured).
+ */
+export async function againAfterOutage<Input, Output>(error: unknown, attempt: (input: Input) => Promise<Output>, input: Input): Promise<Output> {
+  if (databaseOutage(error) === undefined) throw error;
+  await nextTurn();
+  return attempt(input);
+}
 
 /** The outage a database error reports, or undefined for any other error. */
 export function databaseOutage(error: unknown): DatabaseOutage | undefined {
