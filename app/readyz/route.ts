@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { ApiError } from "@/lib/http/api-error";
 import { apiRoute, otherMethods } from "@/lib/http/api-route";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/http/error-catalogue";
 import { jsonResponse } from "@/lib/http/json-response";
 import { notReadyBecause } from "@/lib/server/readiness";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 // database does not answer, or while a migration is pending.
 export const GET = apiRoute(operations.getReadiness, async () => {
   const reason = await notReadyBecause();
-  if (reason) throw new ApiError("ServiceUnavailable", `not ready: ${reason}`);
+  if (reason) throw new ApiError("ServiceUnavailable", `not ready: ${reason}`, { headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
   return jsonResponse({ status: "ready" });
 });
 

@@ -14,7 +14,7 @@ export type OperationDeclaration = {
   path: string;
   /** The scope a caller needs; null for a public operation, said so explicitly. */
   scope: Scope | null;
-  /** The errors it answers besides the ones every operation may: 401, 403 and 429 when it has a scope, and 500. */
+  /** The errors it answers besides the ones every operation may: 401, 403, 429 and 503 when it has a scope, and 500. */
   errors: readonly ErrorKindName[];
   /** Probes: logged at debug level only, so a load balancer's polling does not fill the log. */
   quiet?: true;
@@ -59,9 +59,13 @@ export const operations = Object.fromEntries(DECLARED.map((declaration) => [decl
 /** The declarations in the order they were declared. */
 export const OPERATIONS: readonly OperationDeclaration[] = DECLARED;
 
-/** Every error an operation may answer, its own and the ones common to all. */
+/**
+ * Every error an operation may answer, its own and the ones common to all.
+ * Checking a caller reads the database, so an operation with a scope may
+ * also meet a database that cannot be used just now (503).
+ */
 export function operationErrors(declaration: OperationDeclaration): ErrorKindName[] {
-  const auth: ErrorKindName[] = declaration.scope === null ? [] : ["Unauthorized", "Forbidden", "TooManyRequests"];
+  const auth: ErrorKindName[] = declaration.scope === null ? [] : ["Unauthorized", "Forbidden", "TooManyRequests", "ServiceUnavailable"];
   return [...declaration.errors, ...auth, "InternalError"];
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { againAfterOutage } from "@/lib/db/database-outage";
 import type { DatabaseConfig } from "@/lib/db/database-url";
 import { postgresPool } from "@/lib/db/postgres";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
@@ -153,16 +154,22 @@ const UTC_TIMESTAMPS = {
 } as pg.CustomTypesConfig;
 
 function postgresReader(pool: pg.Pool): Reader {
+  const read = (config: pg.QueryConfig) => pool.query<DirectRow>(config);
   return {
     async all(query, values) {
       // int8 arrives as text and is read as a bigint by the caller; no value is rounded on the way.
-      const result = await pool.query<DirectRow>({
+      const config = {
         name: query.postgresName,
         text: query.postgres,
         values: values.map((value) => (typeof value === "bigint" ? value.toString() : value)),
         types: UTC_TIMESTAMPS,
-      });
-      return result.rows;
+      };
+      try {
+        return (await read(config)).rows;
+      } catch (error) {
+        // pool.query drops a connection whose query failed; a read that met a dead one is read again on another.
+        return (await againAfterOutage(error, read, config)).rows;
+      }
     },
     // The pool is the Prisma adapter's too; disconnectDatabase() closes it after the client.
     async close() {},

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { againAfterOutage } from "@/lib/db/database-outage";
 import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
 import { describeError, log } from "@/lib/server/log";
 import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
@@ -14,8 +15,50 @@ const CONNECTION_OPTIONS = "-c synchronous_commit=on";
 
 /** Prisma's driver adapter for the PostgreSQL database at `url`, on the process's pool. */
 export function postgresAdapter(url: string): PrismaPg {
-  return new PrismaPg(postgresPool(url));
+  return new RetryingPostgresAdapter(postgresPool(url));
 }
+
+type Adapter = Awaited<ReturnType<PrismaPg["connect"]>>;
+
+/**
+ * When PostgreSQL terminates connections (a restart, a failover,
+ * pg_terminate_backend), the pool may hand out one that is already dead, and
+ * the statement on it fails; the pool drops it (issue 20). What is safe to
+ * do again is done again, once, on another connection: a read (a statement
+ * outside any transaction that begins with SELECT: Prisma's reads and ours,
+ * none with side effects), and the start of a transaction (connecting and
+ * BEGIN: nothing is written yet). A write is never repeated: whether it
+ * committed before its connection broke is unknown, and the request says so
+ * (lib/http/error-response.ts).
+ * A connection the server dropped without a word (a failover, a firewall)
+ * is found dead only when used: with several such in the pool, a read may
+ * meet two, and its request answers 503 while the pool sheds them.
+ */
+class RetryingPostgresAdapter extends PrismaPg {
+  override async connect(): Promise<Adapter> {
+    const adapter = await super.connect();
+    const queryRaw = adapter.queryRaw.bind(adapter);
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.queryRaw = async (query) => {
+      try {
+        return await queryRaw(query);
+      } catch (error) {
+        if (!READ.test(query.sql)) throw error;
+        return againAfterOutage(error, queryRaw, query);
+      }
+    };
+    adapter.startTransaction = async (isolationLevel) => {
+      try {
+        return await startTransaction(isolationLevel);
+      } catch (error) {
+        return againAfterOutage(error, startTransaction, isolationLevel);
+      }
+    };
+    return adapter;
+  }
+}
+
+const READ = /^\s*SELECT\b/i;
 
 /**
  * The process's pool of connections to `url`, with the settings above on

@@ -50,7 +50,7 @@ export function apiRoute<const Declared extends Pick<OperationDeclaration, "oper
       for (const [name, value] of Object.entries(limit)) response.headers.set(name, value);
     } catch (error) {
       // A client that hung up mid-request (mid-body, say) made the error: nothing to log as a fault.
-      response = request.signal.aborted ? new Response(null, { status: CLIENT_CLOSED_REQUEST }) : errorResponse(error, requestId);
+      response = request.signal.aborted ? new Response(null, { status: CLIENT_CLOSED_REQUEST }) : errorResponse(error, requestId, request.method);
     } finally {
       metrics().inFlight.dec();
     }

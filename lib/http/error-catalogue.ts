@@ -14,6 +14,15 @@ type ErrorKind = {
   headers?: Record<string, string>;
 };
 
+/**
+ * Retry-After on a 503. The app replaces a lost connection with the next
+ * statement, so a client that waits a second mostly finds the database
+ * answering again (a terminated backend, a restart that is over); while it
+ * is down for longer, a repeat every second costs the app one refused
+ * connection, and a client may always wait longer (RFC 9110 section 10.2.3).
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 const CHALLENGE = 'The RFC 6750 challenge, e.g. Bearer realm="plant-store", error="invalid_token"';
 
 export const ERROR_KINDS = {
@@ -71,7 +80,14 @@ export const ERROR_KINDS = {
       RateLimit: 'What is left of it and for how long, e.g. "api";r=0;t=42',
     },
   },
-  ServiceUnavailable: { status: 503, title: "Service Unavailable", description: "The instance is not ready: starting, shutting down, or without its database" },
+  ServiceUnavailable: {
+    status: 503,
+    title: "Service Unavailable",
+    description:
+      "The database cannot be used just now: it cannot be reached, a connection to it was lost, or (SQLite) another process holds its write lock. " +
+      "Whether a write was made is then not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending)",
+    headers: { "Retry-After": `Seconds to wait before trying again: ${UNAVAILABLE_RETRY_AFTER_SECONDS}` },
+  },
   InternalError: {
     status: 500,
     title: "Internal Server Error",

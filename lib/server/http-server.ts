@@ -130,7 +130,7 @@ function countHeader(rawHeaders: string[], name: string): number {
 async function answer(request: IncomingMessage, response: ServerResponse, { operation, error }: { operation: string; error: ApiError }): Promise<void> {
   const started = performance.now();
   const requestId = randomUUID();
-  const web = errorResponse(error, requestId);
+  const web = errorResponse(error, requestId, request.method ?? "");
   response.writeHead(web.status, Object.fromEntries(web.headers));
   response.end(Buffer.from(await web.arrayBuffer()));
   recordRequest({ requestId, operation, method: request.method ?? "", path: (request.url ?? "/").split("?")[0]!, status: web.status, durationMs: performance.now() - started });

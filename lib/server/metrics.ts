@@ -43,7 +43,13 @@ function createMetrics() {
       buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
       registers,
     }),
-    databaseErrors: new Counter({ name: "plant_store_database_errors_total", help: "Requests that failed on a database error", registers }),
+    // lost, unreachable, busy: the database could not be used just now (answered 503, lib/db/database-outage.ts); other: a fault (500).
+    databaseErrors: new Counter({
+      name: "plant_store_database_errors_total",
+      help: "Requests that failed on a database error, by kind: lost, unreachable, busy (503) or other (500)",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
     // One per attempt: delivered (2xx), retrying (failed, another attempt is scheduled), failed (failed,
     // none is left), gone (410: the endpoint is disabled), refused (the target rules forbade the address).
     webhookDeliveries: new Counter({

@@ -24,7 +24,10 @@ export function recordRequest(record: RequestRecord, { quiet = false }: { quiet?
   metrics().requests.inc({ operation, status: String(status) });
   metrics().duration.observe({ operation }, durationMs / 1000);
   const line = { ...record, durationMs: Math.round(durationMs * 10) / 10 };
-  if (status >= 500) log.error("request", line);
+  // A 503 is a database (or an instance) that cannot serve just now, its cause logged as a warning where it
+  // was met (lib/http/error-response.ts); the other 5xx are faults.
+  if (status === 503) log.warn("request", line);
+  else if (status >= 500) log.error("request", line);
   else if (quiet) log.debug("request", line);
   else log.info("request", line);
 }

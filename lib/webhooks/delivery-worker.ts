@@ -1,4 +1,5 @@
 import { db, type WebhookEndpoint, type WebhookEvent } from "@/lib/db/client";
+import { databaseOutage } from "@/lib/db/database-outage";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
@@ -95,7 +96,7 @@ export function startWebhookWorker({ concurrency = DEFAULT_CONCURRENCY, pollMs =
       failing = false;
     } catch (error) {
       // Once per streak: a database that is down would otherwise log every poll.
-      if (!failing) log.error("webhook worker: claiming deliveries failed; trying again at the next poll", describeError(error));
+      if (!failing) logFailure("webhook worker: claiming deliveries failed; trying again at the next poll", error);
       failing = true;
     }
   }
@@ -118,7 +119,7 @@ export function startWebhookWorker({ concurrency = DEFAULT_CONCURRENCY, pollMs =
       const attempt: Attempt = { controller, done: Promise.resolve() };
       inFlight.add(attempt);
       attempt.done = run(delivery, eventById.get(row.eventId), endpointById.get(row.endpointId), controller.signal)
-        .catch((error: unknown) => log.error("webhook worker: an attempt failed unexpectedly; its claim will lapse", { deliveryId: delivery.id, ...describeError(error) }))
+        .catch((error: unknown) => logFailure("webhook worker: an attempt failed unexpectedly; its claim will lapse", error, { deliveryId: delivery.id }))
         .finally(() => {
           inFlight.delete(attempt);
           tick();
@@ -211,6 +212,11 @@ export function startWebhookWorker({ concurrency = DEFAULT_CONCURRENCY, pollMs =
       log.info("webhook worker stopped");
     },
   };
+}
+
+/** A database that cannot be used just now (issue 20) is the database's trouble, and a warning; anything else is a fault. */
+function logFailure(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
+  (databaseOutage(error) ? log.warn : log.error)(message, { ...fields, ...describeError(error) });
 }
 
 /** The secrets that sign for the endpoint now, or why there are none. */

@@ -395,9 +395,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Service Unavailable: The instance is not ready: starting, shutting down, or without its database */
+        /** @description Service Unavailable: The database cannot be used just now: it cannot be reached, a connection to it was lost, or (SQLite) another process holds its write lock. Whether a write was made is then not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending) */
         ServiceUnavailable: {
             headers: {
+                /** @description Seconds to wait before trying again: 1 */
+                "Retry-After": string;
                 [name: string]: unknown;
             };
             content: {
@@ -476,6 +478,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPlant: {
@@ -512,6 +515,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPlants: {
@@ -549,6 +553,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPlant: {
@@ -595,6 +600,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePlant: {
@@ -628,6 +634,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePlant: {
@@ -672,6 +679,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     "webhook.plant.created": {
