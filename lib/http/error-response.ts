@@ -54,15 +54,17 @@ const OUTAGES: Record<DatabaseOutage, string> = {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * A write whose connection broke may have committed before its answer was
- * lost, and is never repeated blindly: the client is told that the outcome
- * is not known, and that repeating the request is safe, since every write
- * of the API is idempotent (docs: a repeated create answers the stored
- * plant with Idempotent-Replayed). What a client was told is stored is.
+ * A write whose connection broke under it ("lost") may have committed before
+ * its answer was lost, and is never repeated blindly: the client is told that
+ * the outcome is not known, and that repeating the request is safe, since
+ * every write of the API is idempotent (docs: a repeated create answers the
+ * stored plant with Idempotent-Replayed). What a client was told is stored
+ * is. Unreachable and busy mean no statement ran: nothing was changed.
  */
 function outageMessage(outage: DatabaseOutage, method: string): string {
   const retry = `after ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (Retry-After)`;
   if (SAFE_METHODS.has(method)) return `${OUTAGES[outage]}; try again ${retry}`;
+  if (outage !== "lost") return `${OUTAGES[outage]}, so nothing was changed; try again ${retry}`;
   return `${OUTAGES[outage]}, so whether this change was made is not known; repeating the request is safe, ${retry}`;
 }
 
