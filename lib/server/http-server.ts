@@ -16,7 +16,7 @@ import { log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import { recordRequest } from "@/lib/server/request-record";
 import { varyAlwaysOn } from "@/lib/server/response-vary";
-import { shutDownOnSignals } from "@/lib/server/shutdown";
+import { shutDownOnStop } from "@/lib/server/shutdown";
 import { startServer } from "@/lib/server/startup";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
@@ -65,7 +65,7 @@ export async function runServer(): Promise<void> {
 
   await listen(server, config.port, config.host);
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
-  shutDownOnSignals({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  shutDownOnStop({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 

@@ -10,7 +10,8 @@ import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/suppor
 // `npm start` as a supervisor, `docker stop` or an operator stops it (issue
 // 20): a signal to npm's process, to the server's, or to the whole process
 // group drains the server (the request in flight is answered) and stops it
-// with exit status 0, npm's too, and leaves no process behind.
+// with exit status 0, npm's too, and leaves no process behind. So does the
+// death of npm itself, which passes nothing on.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -57,12 +58,31 @@ it.each<[string, Target, NodeJS.Signals]>([
   expect(await stored()).toContain(request.id);
 });
 
+it("SIGKILL to npm, which passes nothing on: the server notices, drains and stops by itself", async () => {
+  started = await npmStart();
+  const request = await requestInFlight(started.port);
+
+  process.kill(started.npm.pid!, "SIGKILL");
+  expect(await started.exited).toEqual({ code: null, signal: "SIGKILL" });
+  await started.waitForOutput('"message":"shutting down"');
+
+  expect(await request.finish()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  // The server held npm's output pipes: they close when it has exited too.
+  await started.closed;
+  expect(started.output()).toMatch(/"level":"warn"[^\n]*"message":"the process that started the server has exited without stopping it"/);
+  expect(started.output()).toMatch(/"message":"shut down"/);
+  expect(groupMembers(started.pgid)).toEqual([]);
+  expect(await stored()).toContain(request.id);
+});
+
 type NpmStart = {
   npm: ChildProcess;
   pgid: number;
   serverPid: number;
   port: number;
   exited: Promise<Exit>;
+  /** Resolves once every process holding npm's output has exited. */
+  closed: Promise<void>;
   output(): string;
   waitForOutput(text: string): Promise<void>;
 };
@@ -76,6 +96,7 @@ async function npmStart(): Promise<NpmStart> {
   npm.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   npm.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   const exited = new Promise<Exit>((resolve) => npm.once("exit", (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<void>((resolve) => npm.once("close", () => resolve()));
   const waitForOutput = async (text: string) => {
     const deadline = Date.now() + 20_000;
     while (!log.includes(text)) {
@@ -84,7 +105,7 @@ async function npmStart(): Promise<NpmStart> {
     }
   };
   // detached: npm leads a new session and process group, whose id is its pid.
-  started = { npm, pgid: npm.pid!, serverPid: 0, port, exited, output: () => log, waitForOutput };
+  started = { npm, pgid: npm.pid!, serverPid: 0, port, exited, closed, output: () => log, waitForOutput };
   await waitForOutput('"message":"listening"');
   const servers = groupMembers(npm.pid!).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] === "node");
   expect(servers, log).toHaveLength(1);
