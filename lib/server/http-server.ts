@@ -10,6 +10,7 @@ import { apiResource } from "@/lib/http/browser-pages";
 import { errorResponse } from "@/lib/http/error-response";
 import { SERVICE_WORKER_PATH, securityHeaders, serviceWorkerContentSecurityPolicy } from "@/lib/http/security-headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
+import { listen } from "@/lib/server/listen";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { log } from "@/lib/server/log";
@@ -63,8 +64,9 @@ export async function runServer(): Promise<void> {
   // Node closes a CONNECT request's connection unanswered unless someone listens.
   server.on("connect", refuseConnect);
 
-  await listen(server, config.port, config.host);
+  // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
+  await listen(server, config, { port: "PORT", host: "HOST" });
   shutDownOnStop({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
@@ -147,18 +149,14 @@ function refuseConnect(request: IncomingMessage, socket: Duplex): void {
   recordRequest({ requestId, operation: "unsupportedMethod", method: "CONNECT", path: request.url ?? "", status: 405, durationMs: 0 });
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
-
-/** GET /metrics in Prometheus's text format, on a listener of its own (loopback by default), so the public never reads it. */
-async function serveMetrics({ host, port }: { host: string; port: number }): Promise<Server> {
+/**
+ * GET /metrics in Prometheus's text format, on a listener of its own
+ * (loopback by default), so the public never reads it. A port that cannot be
+ * opened stops start-up, as PORT's does: an operator who left metrics on
+ * expects this instance to be scraped, and a second instance serving on
+ * without them would let the first one's numbers stand for both.
+ */
+async function serveMetrics(address: { host: string; port: number }): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
       response.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
@@ -169,6 +167,6 @@ async function serveMetrics({ host, port }: { host: string; port: number }): Pro
       .then((text) => response.writeHead(200, { "content-type": metrics().registry.contentType }).end(text))
       .catch(() => response.writeHead(500).end());
   });
-  await listen(server, port, host);
+  await listen(server, address, { port: "METRICS_PORT", host: "METRICS_HOST", off: true });
   return server;
 }
