@@ -24,7 +24,8 @@ export function recordRequest(record: RequestRecord, { quiet = false }: { quiet?
   metrics().requests.inc({ operation, status: String(status) });
   metrics().duration.observe({ operation }, durationMs / 1000);
   const line = { ...record, durationMs: Math.round(durationMs * 10) / 10 };
-  if (status >= 500) log.error("request", line);
+  // 505 is the one 5xx that a client brings on itself (the HTTP version it chose): no failure of the server's.
+  if (status >= 500 && status !== 505) log.error("request", line);
   else if (quiet) log.debug("request", line);
   else log.info("request", line);
 }
