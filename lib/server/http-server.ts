@@ -19,6 +19,7 @@ import { log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import { recordRequest } from "@/lib/server/request-record";
 import { varyAlwaysOn } from "@/lib/server/response-vary";
+import { refuseForeignServerAction } from "@/lib/server/server-action-origin";
 import { shutDownOnStop } from "@/lib/server/shutdown";
 import { answerOnSocket } from "@/lib/server/socket-answer";
 import { startServer } from "@/lib/server/startup";
@@ -29,8 +30,9 @@ import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 // server gives an operator what `next start` does not: timeouts for slow
 // clients, a clean stop (lib/server/shutdown.ts), the client's real address,
 // metrics on a listener of their own, and Error answers for requests Next
-// cannot route (TRACE, CONNECT, two Authorization headers), and for those
-// Node cannot read (lib/server/client-errors.ts).
+// cannot route (TRACE, CONNECT, two Authorization headers), for those Node
+// cannot read (lib/server/client-errors.ts), and for server actions from
+// another origin (lib/server/server-action-origin.ts).
 
 // The methods Next.js's route handlers can be given; anything else is refused here.
 const ROUTABLE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -62,7 +64,7 @@ export async function runServer(): Promise<void> {
     for (const [name, value] of Object.entries(hardening)) response.setHeader(name, value);
     // A worker's CSP comes with its script, and must let the worker fetch what it keeps and sends.
     if (request.url?.split("?")[0] === SERVICE_WORKER_PATH) response.setHeader("content-security-policy", serviceWorkerContentSecurityPolicy());
-    const refusal = refuse(request);
+    const refusal = refuse(request, config.authUrl);
     if (refusal) {
       if (refusal.close) response.setHeader("connection", "close");
       void answer(request, response, refusal);
@@ -129,7 +131,7 @@ type Refusal = { operation: string; error: ApiError; close?: true };
  * for the request log; close: the connection closes after it, as it does
  * after the answers Node would have written itself.
  */
-function refuse(request: IncomingMessage): Refusal | undefined {
+function refuse(request: IncomingMessage, publicUrl: string | undefined): Refusal | undefined {
   // Node's parser reads HTTP/0.9 and HTTP/2.0 request lines too, and answers them as HTTP/1.1.
   if (request.httpVersionMajor !== 1) {
     return { operation: "invalidRequest", error: new ApiError("HttpVersionNotSupported", "this server speaks HTTP/1.1 and HTTP/1.0 only"), close: true };
@@ -151,6 +153,8 @@ function refuse(request: IncomingMessage): Refusal | undefined {
       error: bearerChallenge("BadRequest", "the request has more than one Authorization header; send one", { error: "invalid_request" }),
     };
   }
+  const foreignAction = refuseForeignServerAction(request, publicUrl);
+  if (foreignAction) return { operation: "serverAction", error: foreignAction };
   return undefined;
 }
 
