@@ -29,7 +29,9 @@ export function answerClientErrors(headers: Record<string, string>): (error: Cli
     const requestId = randomUUID();
     void answerOnSocket(socket, answer.error, { requestId, headers }).then((sent) => {
       if (!sent) return;
-      // A request Next was already given (a body too slow) is named; a head that could not be read names nothing.
+      // A request already handed over (its body too slow) is named; a head that could not be read names
+      // nothing. Such a request may be recorded twice: the API's route wrapper, if it got it, records its
+      // own view, a 499 (the connection cut under it); this line says what the client was answered.
       const request = inFlight?.req;
       const path = (request?.url ?? "").split("?")[0]!;
       recordRequest({ requestId, operation: answer.operation, method: request?.method ?? "", path, status: answer.error.status, durationMs: 0 });

@@ -148,6 +148,22 @@ describe.each<[string, string | null, string, string, string]>([
   });
 });
 
+it("a body slower than REQUEST_TIMEOUT_MS is answered 408 in the Error shape, and recorded with its method and path", async () => {
+  const answer = await new Promise<Answer>((resolve) => {
+    let received = "";
+    const socket = connect(app.port, "127.0.0.1", () => {
+      socket.write("POST /plants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{");
+      const dribble = setInterval(() => (socket.destroyed ? clearInterval(dribble) : socket.write(" ")), 200);
+    });
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve(parseAnswer(received)));
+  });
+  expectErrorAnswer(answer, "HTTP/1.1 408 Request Timeout", "the request did not arrive in time; send its headers and body without pausing");
+  const line = await requestLine(answer.headers["x-request-id"]!);
+  expect(line).toMatchObject({ level: "info", operation: "requestTimeout", method: "POST", path: "/plants", status: 408 });
+});
+
 it("CONNECT's refusal carries the hardened headers too", async () => {
   const answer = await exchange("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
   expectErrorAnswer(answer, "HTTP/1.1 405 Method Not Allowed", "method CONNECT is not allowed: this is not a proxy");
