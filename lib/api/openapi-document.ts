@@ -368,6 +368,8 @@ export function buildOpenApiDocument() {
         "JavaScript's JSON.parse rounds them; parse answers with a lossless JSON parser (e.g. lossless-json) and keep ids as bigint.",
         "",
         "Every answer other than 2xx has the Error body. Methods a path does not support answer 405 (`components/responses/MethodNotAllowed`) with Allow.",
+        "On any path, a request the server cannot read as HTTP/1.1 is answered before any operation, and its connection closed: 400 (malformed), 408 (`RequestTimeout`: too slow),",
+        "413 (chunk extensions too large), 417 (`ExpectationFailed`: an Expect other than 100-continue), 431 (`HeaderFieldsTooLarge`) or 505 (`HttpVersionNotSupported`).",
       ].join("\n"),
       license: { name: "MIT", identifier: "MIT" },
     },

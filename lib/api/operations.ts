@@ -69,6 +69,13 @@ export function operationErrors(declaration: OperationDeclaration): ErrorKindNam
   return [...declaration.errors, ...auth, "InternalError"];
 }
 
+/**
+ * The errors the server answers itself, on any path, before an operation is
+ * chosen: a method the path lacks, and a request it cannot read as HTTP/1.x
+ * (too slow, too large a head, an Expect it cannot meet, another version).
+ */
+export const SERVER_ERRORS: readonly ErrorKindName[] = ["MethodNotAllowed", "RequestTimeout", "ExpectationFailed", "HeaderFieldsTooLarge", "HttpVersionNotSupported"];
+
 /** The methods a path answers: its declared ones, and HEAD wherever GET is (Next answers HEAD with the GET handler). */
 export function allowedMethods(path: string): string[] {
   return OPERATIONS.filter((declaration) => declaration.path === path).flatMap(({ method }) => (method === "GET" ? ["GET", "HEAD"] : [method]));

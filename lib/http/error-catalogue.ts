@@ -1,4 +1,5 @@
 import { MAX_BATCH_BODY_BYTES, MAX_BODY_BYTES } from "@/lib/http/body-limits";
+import { MAX_HEADER_BYTES } from "@/lib/http/header-limits";
 
 // Every kind of error the API answers, defined once: its status, a short
 // title, what the OpenAPI document says of it, and the headers it always
@@ -55,6 +56,11 @@ export const ERROR_KINDS = {
     title: "Not Acceptable",
     description: "The Accept header asks for none of the media types the operation answers with (application/json, and text/csv for the list)",
   },
+  RequestTimeout: {
+    status: 408,
+    title: "Request Timeout",
+    description: "The request's headers, or the whole request, did not arrive within the server's time limits; the connection is closed",
+  },
   Conflict: { status: 409, title: "Conflict", description: "A plant with this id already exists with a different name or tag" },
   PreconditionFailed: {
     status: 412,
@@ -69,6 +75,16 @@ export const ERROR_KINDS = {
     title: "Unsupported Media Type",
     description:
       "The request body is not application/json in UTF-8 (nor, for a batch, text/csv; nor, for a change, application/merge-patch+json: Accept-Patch lists what PATCH takes)",
+  },
+  ExpectationFailed: {
+    status: 417,
+    title: "Expectation Failed",
+    description: "The Expect header asks for something other than 100-continue, the only expectation the server meets",
+  },
+  HeaderFieldsTooLarge: {
+    status: 431,
+    title: "Request Header Fields Too Large",
+    description: `The request line and headers together are larger than the ${MAX_HEADER_BYTES} bytes the server reads; the connection is closed`,
   },
   TooManyRequests: {
     status: 429,
@@ -85,8 +101,13 @@ export const ERROR_KINDS = {
     title: "Service Unavailable",
     description:
       "The database cannot be used just now: it cannot be reached, a connection to it was lost, or (SQLite) another process holds its write lock. " +
-      "Whether a write was made is then not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending)",
+      "When a connection was lost under a write, whether it was made is not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending)",
     headers: { "Retry-After": `Seconds to wait before trying again: ${UNAVAILABLE_RETRY_AFTER_SECONDS}` },
+  },
+  HttpVersionNotSupported: {
+    status: 505,
+    title: "HTTP Version Not Supported",
+    description: "The request is not HTTP/1.0 or HTTP/1.1, the versions the server speaks (over TLS, a proxy in front may speak HTTP/2)",
   },
   InternalError: {
     status: 500,

@@ -23,7 +23,11 @@ const INTERNAL_ERROR_MESSAGE = "internal server error; the request id in X-Reque
 
 /** The Error answer for what a request (of this method) threw. */
 export function errorResponse(error: unknown, requestId: string, method: string): Response {
-  const { status, message, extra } = toApiError(error, requestId, method);
+  return apiErrorResponse(toApiError(error, requestId, method), requestId);
+}
+
+/** The Error answer of an ApiError: its status, the one body, the headers its kind carries, and the request id. */
+export function apiErrorResponse({ status, message, extra }: ApiError, requestId: string): Response {
   const body: ApiErrorBody = { error: status, message, ...(extra.details && { details: extra.details }) };
   return jsonResponse(body, { status, headers: { ...extra.headers, "x-request-id": requestId } });
 }

@@ -8,15 +8,20 @@ import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { ApiError } from "@/lib/http/api-error";
 import { apiResource } from "@/lib/http/browser-pages";
 import { errorResponse } from "@/lib/http/error-response";
+import { MAX_HEADER_BYTES } from "@/lib/http/header-limits";
 import { SERVICE_WORKER_PATH, securityHeaders, serviceWorkerContentSecurityPolicy } from "@/lib/http/security-headers";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
+import { answerClientErrors } from "@/lib/server/client-errors";
+import { listen } from "@/lib/server/listen";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import { recordRequest } from "@/lib/server/request-record";
 import { varyAlwaysOn } from "@/lib/server/response-vary";
-import { shutDownOnSignals } from "@/lib/server/shutdown";
+import { refuseForeignServerAction } from "@/lib/server/server-action-origin";
+import { shutDownOnStop } from "@/lib/server/shutdown";
+import { answerOnSocket } from "@/lib/server/socket-answer";
 import { startServer } from "@/lib/server/startup";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
@@ -25,7 +30,9 @@ import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 // server gives an operator what `next start` does not: timeouts for slow
 // clients, a clean stop (lib/server/shutdown.ts), the client's real address,
 // metrics on a listener of their own, and Error answers for requests Next
-// cannot route (TRACE, CONNECT, two Authorization headers).
+// cannot route (TRACE, CONNECT, two Authorization headers), for those Node
+// cannot read (lib/server/client-errors.ts), and for server actions from
+// another origin (lib/server/server-action-origin.ts).
 
 // The methods Next.js's route handlers can be given; anything else is refused here.
 const ROUTABLE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -45,12 +52,21 @@ export async function runServer(): Promise<void> {
   const hardening = securityHeaders({ https: config.authUrl?.startsWith("https://") ?? false });
   // Node enforces both timeouts only when it checks its connections, every 30 s by default.
   const connectionsCheckingInterval = Math.min(1_000, headersMs, requestMs);
-  const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval }, (request, response) => {
+  const serverOptions = {
+    headersTimeout: headersMs,
+    requestTimeout: requestMs,
+    connectionsCheckingInterval,
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Node would answer a missing Host with a bare 400 of its own; refuse() answers it.
+    requireHostHeader: false,
+  };
+  const server = createServer(serverOptions, (request, response) => {
     for (const [name, value] of Object.entries(hardening)) response.setHeader(name, value);
     // A worker's CSP comes with its script, and must let the worker fetch what it keeps and sends.
     if (request.url?.split("?")[0] === SERVICE_WORKER_PATH) response.setHeader("content-security-policy", serviceWorkerContentSecurityPolicy());
-    const refusal = refuse(request);
+    const refusal = refuse(request, config.authUrl);
     if (refusal) {
+      if (refusal.close) response.setHeader("connection", "close");
       void answer(request, response, refusal);
       return;
     }
@@ -60,12 +76,21 @@ export async function runServer(): Promise<void> {
     void handle(request, response);
   });
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
+  server.on("clientError", answerClientErrors(hardening));
+  // Node answers an Expect it cannot meet with a bare 417 unless someone listens.
+  server.on("checkExpectation", (request, response) => {
+    for (const [name, value] of Object.entries(hardening)) response.setHeader(name, value);
+    // The body it announced may follow, unasked for.
+    response.setHeader("connection", "close");
+    void answer(request, response, { operation: "invalidRequest", error: new ApiError("ExpectationFailed", "the only expectation this server meets is Expect: 100-continue") });
+  });
   // Node closes a CONNECT request's connection unanswered unless someone listens.
-  server.on("connect", refuseConnect);
+  server.on("connect", (request: IncomingMessage, socket: Duplex) => void refuseConnect(request, socket, hardening));
 
-  await listen(server, config.port, config.host);
+  // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
-  shutDownOnSignals({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  await listen(server, config, { port: "PORT", host: "HOST" });
+  shutDownOnStop({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 
@@ -99,10 +124,27 @@ function nextHostname(host: string): string {
   return LOOPBACK.test(host) ? "localhost" : host;
 }
 
-/** An answer for a request Next.js cannot be given, with the operation named for the request log. */
-function refuse(request: IncomingMessage): { operation: string; error: ApiError } | undefined {
+type Refusal = { operation: string; error: ApiError; close?: true };
+
+/**
+ * An answer for a request Next.js cannot be given, with the operation named
+ * for the request log; close: the connection closes after it, as it does
+ * after the answers Node would have written itself.
+ */
+function refuse(request: IncomingMessage, publicUrl: string | undefined): Refusal | undefined {
+  // Node's parser reads HTTP/0.9 and HTTP/2.0 request lines too, and answers them as HTTP/1.1.
+  if (request.httpVersionMajor !== 1) {
+    return { operation: "invalidRequest", error: new ApiError("HttpVersionNotSupported", "this server speaks HTTP/1.1 and HTTP/1.0 only"), close: true };
+  }
   const method = request.method ?? "";
   if (!ROUTABLE_METHODS.has(method)) return { operation: "unsupportedMethod", error: methodNotAllowed(method, request.url ?? "/") };
+  // RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without Host, and to any with more
+  // than one (of which Node would keep the first and drop the other without a word).
+  const hosts = countHeader(request.rawHeaders, "host");
+  if (hosts > 1) return { operation: "invalidRequest", error: new ApiError("BadRequest", "the request has more than one Host header; send one"), close: true };
+  if (hosts === 0 && request.httpVersionMinor === 1) {
+    return { operation: "invalidRequest", error: new ApiError("BadRequest", "the request has no Host header; HTTP/1.1 requires one"), close: true };
+  }
   // Node keeps the first of two Authorization headers and drops the other
   // without a word; which credential did the client mean? (RFC 6750 section 3.1)
   if (countHeader(request.rawHeaders, "authorization") > 1) {
@@ -111,6 +153,8 @@ function refuse(request: IncomingMessage): { operation: string; error: ApiError 
       error: bearerChallenge("BadRequest", "the request has more than one Authorization header; send one", { error: "invalid_request" }),
     };
   }
+  const foreignAction = refuseForeignServerAction(request, publicUrl);
+  if (foreignAction) return { operation: "serverAction", error: foreignAction };
   return undefined;
 }
 
@@ -127,7 +171,7 @@ function countHeader(rawHeaders: string[], name: string): number {
 }
 
 /** Writes the Error answer, and records the request as the route wrapper would have. */
-async function answer(request: IncomingMessage, response: ServerResponse, { operation, error }: { operation: string; error: ApiError }): Promise<void> {
+async function answer(request: IncomingMessage, response: ServerResponse, { operation, error }: Refusal): Promise<void> {
   const started = performance.now();
   const requestId = randomUUID();
   const web = errorResponse(error, requestId, request.method ?? "");
@@ -136,29 +180,21 @@ async function answer(request: IncomingMessage, response: ServerResponse, { oper
   recordRequest({ requestId, operation, method: request.method ?? "", path: (request.url ?? "/").split("?")[0]!, status: web.status, durationMs: performance.now() - started });
 }
 
-function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+async function refuseConnect(request: IncomingMessage, socket: Duplex, headers: Record<string, string>): Promise<void> {
   const requestId = randomUUID();
   const error = new ApiError("MethodNotAllowed", "method CONNECT is not allowed: this is not a proxy", { headers: { allow: "GET, HEAD, POST, OPTIONS" } });
-  const body = JSON.stringify({ error: error.status, message: error.message });
-  socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nAllow: GET, HEAD, POST, OPTIONS\r\nX-Request-Id: ${requestId}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  if (!(await answerOnSocket(socket, error, { requestId, headers }))) return;
   recordRequest({ requestId, operation: "unsupportedMethod", method: "CONNECT", path: request.url ?? "", status: 405, durationMs: 0 });
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
-
-/** GET /metrics in Prometheus's text format, on a listener of its own (loopback by default), so the public never reads it. */
-async function serveMetrics({ host, port }: { host: string; port: number }): Promise<Server> {
+/**
+ * GET /metrics in Prometheus's text format, on a listener of its own
+ * (loopback by default), so the public never reads it. A port that cannot be
+ * opened stops start-up, as PORT's does: an operator who left metrics on
+ * expects this instance to be scraped, and a second instance serving on
+ * without them would let the first one's numbers stand for both.
+ */
+async function serveMetrics(address: { host: string; port: number }): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
       response.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
@@ -169,6 +205,6 @@ async function serveMetrics({ host, port }: { host: string; port: number }): Pro
       .then((text) => response.writeHead(200, { "content-type": metrics().registry.contentType }).end(text))
       .catch(() => response.writeHead(500).end());
   });
-  await listen(server, port, host);
+  await listen(server, address, { port: "METRICS_PORT", host: "METRICS_HOST", off: true });
   return server;
 }

@@ -25,8 +25,10 @@ export function recordRequest(record: RequestRecord, { quiet = false }: { quiet?
   metrics().duration.observe({ operation }, durationMs / 1000);
   const line = { ...record, durationMs: Math.round(durationMs * 10) / 10 };
   // A 503 is a database (or an instance) that cannot serve just now, its cause logged as a warning where it
-  // was met (lib/http/error-response.ts); the other 5xx are faults.
+  // was met (lib/http/error-response.ts); 505 is the one 5xx a client brings on itself (the HTTP version it
+  // chose). The other 5xx are faults.
   if (status === 503) log.warn("request", line);
+  else if (status === 505) log.info("request", line);
   else if (status >= 500) log.error("request", line);
   else if (quiet) log.debug("request", line);
   else log.info("request", line);

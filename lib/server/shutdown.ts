@@ -4,9 +4,12 @@ import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { describeError, log } from "@/lib/server/log";
+import { onParentExit } from "@/lib/server/parent-exit";
 import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 
-// A clean stop on deploy (SIGTERM) or Ctrl-C (SIGINT): readiness turns 503 at
+// A clean stop on deploy (SIGTERM), on Ctrl-C (SIGINT), or when the process
+// that started the server has died without passing either on (SIGKILL to npm:
+// lib/server/parent-exit.ts). Each is the same stop: readiness turns 503 at
 // once; after the configured delay (time for a load balancer to notice) the
 // port stops accepting connections, the requests in flight finish (a plant
 // waiting in the group commit is written and answered as part of its
@@ -25,11 +28,17 @@ type Running = {
   timeoutMs: number;
 };
 
-export function shutDownOnSignals(running: Running): void {
+/** Stops the server on SIGTERM, SIGINT or its parent's exit, whichever comes first (a signal to the whole process group comes twice: from the kernel, and passed on by npm). */
+export function shutDownOnStop(running: Running): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal, running));
+  // An orphan's stop is worth a warning: whatever supervised the server is gone, and nothing will start it again.
+  onParentExit(() => {
+    log.warn("the process that started the server has exited without stopping it");
+    void shutDown("parent exited", running);
+  });
 }
 
-async function shutDown(signal: NodeJS.Signals, { server, app, metricsServer, webhookWorker, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app, metricsServer, webhookWorker, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });

@@ -11,6 +11,16 @@ import type { TestDatabase } from "./test-database";
 const PACKAGE = path.resolve("package.json");
 export const START_SCRIPT = (JSON.parse(readFileSync(PACKAGE, "utf8")) as { scripts: { start: string } }).scripts.start;
 
+/**
+ * Node's arguments in the start script, which is `exec node <arguments>`: the
+ * shell npm runs it with becomes node, so that npm's signals reach the server.
+ */
+export function startScriptArguments(): string[] {
+  const [, argumentsText] = /^exec node (.+)$/.exec(START_SCRIPT) ?? [];
+  if (argumentsText === undefined) throw new Error(`package.json's start script is not "exec node <arguments>": ${START_SCRIPT}`);
+  return argumentsText.split(" ");
+}
+
 // The environment of an app or CLI process under test: production mode, and
 // everything taken from the test database (its data directory, its URL and,
 // with PostgreSQL, its secrets), whatever the developer's own shell has set.

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { appEnv, START_SCRIPT } from "@/test/support/app-env";
+import { appEnv, startScriptArguments } from "@/test/support/app-env";
 import { tokenCli } from "@/test/support/cli";
 import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
 
@@ -11,7 +11,7 @@ import { makeTestDatabase, type TestDatabase } from "@/test/support/test-databas
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // The production server, exactly as `npm start` runs it (test/support/app-env.ts).
-const SERVER = START_SCRIPT.split(" ").slice(1).map((arg) => (arg.startsWith("-") ? arg : path.join(ROOT, arg)));
+const SERVER = startScriptArguments().map((arg) => (arg.startsWith("-") ? arg : path.join(ROOT, arg)));
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -342,6 +342,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Request Timeout: The request's headers, or the whole request, did not arrive within the server's time limits; the connection is closed */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Conflict: A plant with this id already exists with a different name or tag */
         Conflict: {
             headers: {
@@ -380,6 +389,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Expectation Failed: The Expect header asks for something other than 100-continue, the only expectation the server meets */
+        ExpectationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Request Header Fields Too Large: The request line and headers together are larger than the 16384 bytes the server reads; the connection is closed */
+        HeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Too Many Requests: The token, or the address of a client without valid credentials, has used up its rate limit; wait as Retry-After says */
         TooManyRequests: {
             headers: {
@@ -395,11 +422,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Service Unavailable: The database cannot be used just now: it cannot be reached, a connection to it was lost, or (SQLite) another process holds its write lock. Whether a write was made is then not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending) */
+        /** @description Service Unavailable: The database cannot be used just now: it cannot be reached, a connection to it was lost, or (SQLite) another process holds its write lock. When a connection was lost under a write, whether it was made is not known, and repeating it is safe. From /readyz: the instance is not ready (shutting down, without its database, or a migration pending) */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before trying again: 1 */
                 "Retry-After": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description HTTP Version Not Supported: The request is not HTTP/1.0 or HTTP/1.1, the versions the server speaks (over TLS, a proxy in front may speak HTTP/2) */
+        HttpVersionNotSupported: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
