@@ -26,7 +26,9 @@ export function PlantSearchForm({ fields, errors, tags }: { fields: Fields; erro
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    router.push(plantListHref({ q: values.q === "" ? undefined : values.q, tag: values.tag === "" ? undefined : values.tag, sort: values.sort }));
+    // The name's text trimmed, as the page reads it (lib/validations/plant-list.ts); the tag exactly as written.
+    const q = values.q.trim();
+    router.push(plantListHref({ q: q === "" ? undefined : q, tag: values.tag === "" ? undefined : values.tag, sort: values.sort }));
   }
 
   const filtered = fields.q !== "" || fields.tag !== "";

@@ -28,13 +28,20 @@ const PAGE_NUMBER = /^[1-9][0-9]{0,6}$/;
 // widens to every plant; a person clearing a field means exactly that).
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 
+// The name's search text as a person means it: "fern " typed finds the ferns
+// (issue 20). A substring trimmed finds every name the untrimmed one found,
+// and more, so nothing is lost; only spaces is no filter, as an empty field is.
+// The API's q stays literal (a program means its spaces). The tag is not
+// trimmed: the list matches it exactly, and a stored tag may end in a space.
+const trimmedOrAbsent = (value: unknown) => (typeof value === "string" ? blankIsAbsent(value.trim()) : value);
+
 /**
  * The list's query. q and tag follow the API's rules (the same words in a
  * message, the same matching); a sort or page no link makes falls back to the
  * default rather than failing the page. Other parameters are ignored.
  */
 export const plantListSearchSchema = z.object({
-  q: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.q),
+  q: z.preprocess(trimmedOrAbsent, listPlantsQuerySchema.shape.q),
   tag: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.tag),
   sort: z.enum(PLANT_SORTS).catch(DEFAULT_PLANT_SORT),
   page: z.string().regex(PAGE_NUMBER).transform(Number).catch(1),
