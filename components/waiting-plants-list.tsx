@@ -123,7 +123,7 @@ function plants(count: number): string {
 
 function sendingSentence({ sent, refused, stopped }: SendingNews): string {
   const parts = [
-    sent > 0 && `Sent ${plants(sent)}.`,
+    sent.length > 0 && `Sent ${plants(sent.length)}.`,
     refused > 0 && `The app refused ${plants(refused)}: see below.`,
     stopped === "unreachable" && "The server could not be reached; the rest wait for the connection to return.",
     stopped === "server" && "The server failed; the rest will be sent later.",

@@ -11,6 +11,8 @@ export type WaitingPlants = {
   plants: WaitingPlant[] | undefined;
   /** What the last round of sending did, whoever ran it: this page, another, or the service worker. */
   lastSending: SendingNews | undefined;
+  /** The seqs of the waiting plants sent while this page is open, whoever sent them. */
+  sentSeqs: readonly number[];
   sendNow(): Promise<void>;
 };
 
@@ -22,6 +24,7 @@ export type WaitingPlants = {
 export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
   const [plants, setPlants] = useState<WaitingPlant[]>();
   const [lastSending, setLastSending] = useState<SendingNews>();
+  const [sentSeqs, setSentSeqs] = useState<readonly number[]>([]);
 
   const read = useCallback(() => {
     waitingPlants.list().then(setPlants, () => {
@@ -40,7 +43,10 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
 
   useEffect(() => {
     const stopListening = listenToWaitingPlantsNews((news) => {
-      if (news.kind === "sent") setLastSending(news);
+      if (news.kind === "sent") {
+        setLastSending(news);
+        if (news.sent.length > 0) setSentSeqs((seqs) => [...seqs, ...news.sent]);
+      }
       read();
     });
     read();
@@ -54,7 +60,7 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
     };
   }, [read, send, sendNow]);
 
-  return { plants, lastSending, sendNow };
+  return { plants, lastSending, sentSeqs, sendNow };
 }
 
 function subscribeToConnection(onChange: () => void): () => void {
