@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { announceSending, sendWaitingPlants } from "@/lib/client/offline/send-waiting-plants";
-import { waitingPlants } from "@/lib/client/offline/waiting-plants";
+import { countWaitingPlants } from "@/lib/client/offline/waiting-plants-database";
 import { listenToWaitingPlantsNews } from "@/lib/client/offline/waiting-plants-news";
 import type { WaitingPlant, WaitingPlantsNews } from "@/lib/validations/waiting-plant";
 
@@ -19,7 +18,9 @@ export type WaitingPlants = {
 /**
  * The waiting plants, kept up to date across the app's pages and its service
  * worker. With `send`, this page also sends them: now (the app has loaded),
- * whenever the browser comes back online, and on sendNow().
+ * whenever the browser comes back online, and on sendNow(). What reads and
+ * sends them (their schemas, zod, lossless-json) is loaded once one waits:
+ * on every staff page, usually none does (issue 20).
  */
 export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
   const [plants, setPlants] = useState<WaitingPlant[]>();
@@ -27,7 +28,7 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
   const [sentSeqs, setSentSeqs] = useState<readonly number[]>([]);
 
   const read = useCallback(() => {
-    waitingPlants.list().then(setPlants, () => {
+    listWaitingPlants().then(setPlants, () => {
       // IndexedDB refused (some private windows): nothing is kept, nothing to list.
       setPlants(undefined);
     });
@@ -35,6 +36,11 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
 
   const sendNow = useCallback(async () => {
     try {
+      if ((await countWaitingPlants()) === 0) return;
+      const [{ waitingPlants }, { announceSending, sendWaitingPlants }] = await Promise.all([
+        import("@/lib/client/offline/waiting-plants"),
+        import("@/lib/client/offline/send-waiting-plants"),
+      ]);
       announceSending(await sendWaitingPlants(waitingPlants));
     } catch {
       // IndexedDB refused: nothing was kept to send.
@@ -61,6 +67,12 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
   }, [read, send, sendNow]);
 
   return { plants, lastSending, sentSeqs, sendNow };
+}
+
+async function listWaitingPlants(): Promise<WaitingPlant[]> {
+  if ((await countWaitingPlants()) === 0) return [];
+  const { waitingPlants } = await import("@/lib/client/offline/waiting-plants");
+  return waitingPlants.list();
 }
 
 function subscribeToConnection(onChange: () => void): () => void {
