@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { FormField } from "@/components/form-field";
-import { PLANT_SORT_LABELS, PLANT_SORTS, type PlantListFilterField, plantListHref, type PlantSort } from "@/lib/validations/plant-list";
+import type { PlantListFilterField } from "@/lib/validations/plant-list";
+import { PLANT_SORT_LABELS, PLANT_SORTS, plantListHref, type PlantSort } from "@/lib/validations/plant-list-url";
 
 type Fields = { q: string; tag: string; sort: PlantSort };
 
