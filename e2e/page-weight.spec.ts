@@ -34,3 +34,17 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
   const later = Object.keys(weights).filter((path) => weights[path]!.laterGzip > 0);
   expect(later, "pages that fetched more script by themselves after they loaded").toEqual([]);
 });
+
+test("a form whose checks cannot be loaded says so, and checks once they can", async ({ page, context }) => {
+  await page.goto("/tokens", { waitUntil: "networkidle" });
+  // The connection drops after the page loaded: the form's checks, loaded on demand, cannot be fetched.
+  await context.setOffline(true);
+  await page.getByLabel("Label").fill("checks on demand");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByText("The form could not be checked: the server could not be reached. Check your connection and try again.")).toBeVisible();
+
+  await context.setOffline(false);
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByLabel("New API token")).toBeVisible();
+  await expect(page.getByText("The form could not be checked")).toHaveCount(0);
+});
