@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { leaveFlashMessage } from "@/lib/client/flash-message";
-import { deletePlant, type PlantVersionShown } from "@/lib/client/plant-changes";
+import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 
 /**
  * Deletes the plant after a confirmation that names it, in a modal dialog
@@ -46,7 +46,11 @@ export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown;
   async function confirm() {
     setPending(true);
     setError("");
-    const outcome = await deletePlant(target.plant.id, target.etag);
+    // The API's client loads when deleting, not with the page (issue 20).
+    const outcome = await import("@/lib/client/plant-changes").then(
+      ({ deletePlant }) => deletePlant(target.plant.id, target.etag),
+      (): DeleteOutcome => ({ kind: "refused", fieldErrors: [], formError: "Nothing was deleted: the server could not be reached. Check your connection and try again." }),
+    );
     setPending(false);
     if (outcome.kind === "deleted" || outcome.kind === "gone") {
       leaveFlashMessage(

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -8,16 +7,24 @@ import { useForm, useWatch } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { PlantConflict } from "@/components/plant-conflict";
 import { PlantDeleteDialog } from "@/components/plant-delete-dialog";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import { changePlant, type PlantVersionShown } from "@/lib/client/plant-changes";
-import { type Plant, PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant";
-import { type PlantEdit, plantEditFormSchema, type PlantEditFormValues, plantEditFormValues, plantEditPatch } from "@/lib/validations/plant-edit";
+import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
+import type { Plant } from "@/lib/validations/plant";
+import type { PlantEdit, PlantEditFormValues } from "@/lib/validations/plant-edit";
+import { plantEditFormValues, plantEditPatch } from "@/lib/validations/plant-edit-patch";
+import { PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
 
 // How the fields are called in the messages the person reads ("Name must not be empty.").
 const LABELS: FieldLabels<PlantEditFormValues> = { name: "Name", tag: "Tag" };
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/plant-edit").then(({ plantEditFormSchema }) => plantEditFormSchema)),
+  LABELS,
+);
 
 /**
  * Edits and deletes one plant through the API (PATCH and DELETE
@@ -45,7 +52,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
     control,
     formState: { errors, isSubmitting, defaultValues },
   } = useForm<PlantEditFormValues, unknown, PlantEdit>({
-    resolver: withSentences(zodResolver(plantEditFormSchema), LABELS),
+    resolver,
     mode: "onChange",
     defaultValues: plantEditFormValues(plant),
   });
@@ -78,7 +85,11 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
       else takeTheirs(over);
       return;
     }
-    const outcome = await changePlant(shown.plant.id, patch, over.etag);
+    // The API's client (lossless-json, the answers' schemas) loads with the first save, not with the page (issue 20).
+    const outcome = await import("@/lib/client/plant-changes").then(
+      ({ changePlant }) => changePlant(shown.plant.id, patch, over.etag),
+      (): ChangeOutcome => ({ kind: "refused", fieldErrors: [], formError: "Nothing was saved: the server could not be reached. Check your connection and try again." }),
+    );
     switch (outcome.kind) {
       case "changed": {
         adopt(outcome.stored);

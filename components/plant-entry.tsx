@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { PlantForm, type SavedOutcome } from "@/components/plant-form";
-import { SaveConfirmation } from "@/components/save-confirmation";
+import { type LastPlant, SaveConfirmation } from "@/components/save-confirmation";
 import { WaitingPlantsList } from "@/components/waiting-plants-list";
 import { nextPlantId } from "@/lib/client/next-plant-id";
 import { registerServiceWorker } from "@/lib/client/offline/service-worker-registration";
@@ -15,10 +15,10 @@ import type { WaitingPlant } from "@/lib/validations/waiting-plant";
  * connection), which this page sends as soon as it can.
  */
 export function PlantEntry({ suggestedId, signInHref }: { suggestedId: string; signInHref: string }) {
-  const { plants, lastSending, sendNow } = useWaitingPlants({ send: true });
+  const { plants, lastSending, sentSeqs, sendNow } = useWaitingPlants({ send: true });
   const online = useOnline();
   const [used, setUsed] = useState<bigint[]>([]);
-  const [saved, setSaved] = useState<SavedOutcome>();
+  const [saved, setSaved] = useState<Saved>();
   const [editing, setEditing] = useState<WaitingPlant>();
   // A new form, freshly filled in, each time editing a waiting plant starts or ends.
   const [formKey, setFormKey] = useState(0);
@@ -35,7 +35,7 @@ export function PlantEntry({ suggestedId, signInHref }: { suggestedId: string; s
   }
 
   function onSaved(outcome: SavedOutcome) {
-    setSaved(outcome);
+    setSaved({ outcome, listBefore: plants });
     setUsed((ids) => [...ids, outcome.plant.id]);
     if (editing) showForm(undefined);
   }
@@ -50,7 +50,7 @@ export function PlantEntry({ suggestedId, signInHref }: { suggestedId: string; s
         nextId={nextId}
         editing={editing}
         focusOnMount={formKey > 0}
-        status={<SaveConfirmation saved={saved} signInHref={signInHref} />}
+        status={<SaveConfirmation saved={saved && lastPlantNow(saved, plants, sentSeqs)} signInHref={signInHref} />}
         onSaved={onSaved}
         onSubmitting={() => setSaved(undefined)}
         onCancelEditing={() => showForm(undefined)}
@@ -72,4 +72,23 @@ export function PlantEntry({ suggestedId, signInHref }: { suggestedId: string; s
       />
     </>
   );
+}
+
+/** The last plant's outcome, and the waiting plants as they were listed when it came. */
+type Saved = { outcome: SavedOutcome; listBefore: WaitingPlant[] | undefined };
+
+/**
+ * The last plant's outcome as it is now (issue 20). One kept in this browser
+ * is followed while it waits: sent (by this page, another, or the service
+ * worker), it is saved; refused when sent, it says so; gone from the list
+ * otherwise (discarded, or sent with the news still on its way), nothing is
+ * said of it. Until the list is read again after it was kept, it waits.
+ */
+function lastPlantNow({ outcome, listBefore }: Saved, plants: WaitingPlant[] | undefined, sentSeqs: readonly number[]): LastPlant | undefined {
+  if (outcome.kind !== "kept") return outcome;
+  if (sentSeqs.includes(outcome.seq)) return { kind: "stored", plant: outcome.plant, replayed: false };
+  if (plants === listBefore) return outcome;
+  const waiting = plants?.find((each) => each.seq === outcome.seq);
+  if (!waiting) return undefined;
+  return waiting.problem ? { kind: "refused when sent", plant: outcome.plant } : outcome;
 }

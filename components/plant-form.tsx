@@ -1,22 +1,37 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { type FieldErrors, useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { nextPlantId } from "@/lib/client/next-plant-id";
-import { type SaveOutcome, savePlant } from "@/lib/client/offline/save-plant";
-import { INT64_MAX, INT64_MIN, type NewPlant, PLANT_NAME_MAX, PLANT_TAG_MAX, type PlantField, plantFormSchema, type PlantFormValues } from "@/lib/validations/plant";
+import type { SaveOutcome } from "@/lib/client/offline/save-plant";
+import type { PlantRefusal } from "@/lib/client/plant-submission";
+import type { NewPlant, PlantField, PlantFormValues } from "@/lib/validations/plant";
+import { INT64_MAX, INT64_MIN, PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
 import type { WaitingPlant } from "@/lib/validations/waiting-plant";
 
 export type SavedOutcome = Exclude<SaveOutcome, { kind: "refused" }>;
 
 /** What the form's sentences call each field: "Id is required." for the schema's "id is required". */
 export const PLANT_FIELD_LABELS: FieldLabels<PlantFormValues> = { id: "Id", name: "Name", tag: "Tag" };
+
+const NOT_LOADED: PlantRefusal = {
+  ok: false,
+  reason: "unreachable",
+  status: 0,
+  fieldErrors: [],
+  formError: "The plant was not saved: the server could not be reached, and this page could not load what keeps it in the browser. Try again.",
+};
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/plant").then(({ plantFormSchema }) => plantFormSchema)),
+  PLANT_FIELD_LABELS,
+);
 
 type PlantFormProps = {
   /** The id to offer: prefilled while the person has not typed one of their own. */
@@ -49,7 +64,7 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
     resetField,
     formState: { errors, isSubmitting, dirtyFields, defaultValues },
   } = useForm<PlantFormValues, unknown, NewPlant>({
-    resolver: withSentences(zodResolver(plantFormSchema), PLANT_FIELD_LABELS),
+    resolver,
     // Errors appear while typing, not only after a failed submit.
     mode: "onChange",
     defaultValues: editing ? { id: editing.plant.id, name: editing.plant.name, tag: editing.plant.tag ?? "" } : { id: nextId, name: "", tag: "" },
@@ -79,7 +94,12 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
 
   async function onSubmit(plant: NewPlant) {
     onSubmitting();
-    const outcome = await savePlant(plant, editing?.seq);
+    // Sending (lossless-json) and keeping (IndexedDB) load with the first plant, not with the page (issue 20);
+    // offline, the service worker has kept them.
+    const outcome = await import("@/lib/client/offline/save-plant").then(
+      ({ savePlant }) => savePlant(plant, editing?.seq),
+      (): SaveOutcome => ({ kind: "refused", refusal: NOT_LOADED }),
+    );
     if (outcome.kind !== "refused") {
       onSaved(outcome);
       // Ready for the next plant, its id offered and selected, so that typing replaces it. (Editing ends

@@ -1,21 +1,24 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { previewPlantImport } from "@/app/(staff)/import/actions";
 import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { importSummary, PlantImportRows } from "@/components/plant-import-rows";
 import { SubmitButton } from "@/components/submit-button";
-import { importPlantBatch } from "@/lib/client/plant-batch-import";
-import { PLANT_IMPORT_CSV_FIELD, plantImportFormSchema, type PlantImportFormValues, type PlantImportRow, type PlantImportSource } from "@/lib/validations/plant-import";
+import type { PlantBatchImport } from "@/lib/client/plant-batch-import";
+import type { PlantImportFormValues, PlantImportRow, PlantImportSource } from "@/lib/validations/plant-import";
+import { PLANT_IMPORT_CSV_FIELD } from "@/lib/validations/plant-import-field";
 
 /** What the page shows below the form: nothing yet, a preview of the CSV, or what the import did. */
 type Stage = { kind: "choosing" } | { kind: "previewed"; csv: Blob; rows: PlantImportRow[] } | { kind: "imported"; rows: PlantImportRow[] };
 
 const CHOOSING: Stage = { kind: "choosing" };
+
+const resolver = lazyZodResolver(() => import("@/lib/validations/plant-import").then(({ plantImportFormSchema }) => plantImportFormSchema));
 
 /**
  * Imports plants from CSV in two steps: a preview (a server action asks what
@@ -31,7 +34,7 @@ export function PlantImport() {
     setError,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm<PlantImportFormValues, unknown, PlantImportSource>({ resolver: zodResolver(plantImportFormSchema), defaultValues: { file: undefined, text: "" } });
+  } = useForm<PlantImportFormValues, unknown, PlantImportSource>({ resolver, defaultValues: { file: undefined, text: "" } });
   const [stage, setStage] = useState<Stage>(CHOOSING);
   const [importing, setImporting] = useState(false);
   const [importError, setImportError] = useState("");
@@ -77,7 +80,11 @@ export function PlantImport() {
   async function onImport(csv: Blob, rows: PlantImportRow[]) {
     setImporting(true);
     setImportError("");
-    const outcome = await importPlantBatch(csv);
+    // The batch's client (lossless-json, the answer's schema) loads when importing, not with the page (issue 20).
+    const outcome = await import("@/lib/client/plant-batch-import").then(
+      ({ importPlantBatch }) => importPlantBatch(csv),
+      (): PlantBatchImport => ({ ok: false, message: "Nothing was imported: the server could not be reached. Check your connection and try again." }),
+    );
     setImporting(false);
     if (!outcome.ok) {
       setImportError(outcome.message);

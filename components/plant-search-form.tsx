@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { FormField } from "@/components/form-field";
-import { PLANT_SORT_LABELS, PLANT_SORTS, type PlantListFilterField, plantListHref, type PlantSort } from "@/lib/validations/plant-list";
+import type { PlantListFilterField } from "@/lib/validations/plant-list";
+import { PLANT_SORT_LABELS, PLANT_SORTS, plantListHref, type PlantSort } from "@/lib/validations/plant-list-url";
 
 type Fields = { q: string; tag: string; sort: PlantSort };
 
@@ -26,7 +27,9 @@ export function PlantSearchForm({ fields, errors, tags }: { fields: Fields; erro
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    router.push(plantListHref({ q: values.q === "" ? undefined : values.q, tag: values.tag === "" ? undefined : values.tag, sort: values.sort }));
+    // The name's text trimmed, as the page reads it (lib/validations/plant-list.ts); the tag exactly as written.
+    const q = values.q.trim();
+    router.push(plantListHref({ q: q === "" ? undefined : q, tag: values.tag === "" ? undefined : values.tag, sort: values.sort }));
   }
 
   const filtered = fields.q !== "" || fields.tag !== "";

@@ -1,11 +1,13 @@
 "use client";
 
-import { signOut } from "next-auth/react";
 import { useRouter } from "next/navigation";
 
 export function SignOutButton() {
   const router = useRouter();
   async function leave() {
+    // next-auth's client (about 10 kB of gzipped script with its helpers) is loaded by the one click that
+    // needs it, not by every staff page (issue 20).
+    const { signOut } = await import("next-auth/react");
     // next-auth would redirect to its configured base URL, which without
     // NEXTAUTH_URL is not this host; go to sign-in ourselves.
     await signOut({ redirect: false });

@@ -1,16 +1,17 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { createToken } from "@/app/(staff)/tokens/actions";
 import { FormError } from "@/components/form-error";
 import { FormField, InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import { type NewApiTokenValues, newApiTokenSchema, TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token";
+import type { NewApiTokenValues } from "@/lib/validations/api-token";
+import { TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token-options";
 
 const LIFETIMES = Object.entries(TOKEN_LIFETIMES) as [TokenLifetime, { label: string }][];
 
@@ -18,6 +19,11 @@ const DEFAULTS: NewApiTokenValues = { label: "", scopes: ["plants:read"], expire
 
 /** How the messages name each field (the form's labels). */
 const LABELS: FieldLabels<NewApiTokenValues> = { label: "Label", scopes: "Scopes", expires: "Expiry" };
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/api-token").then(({ newApiTokenSchema }) => newApiTokenSchema)),
+  LABELS,
+);
 
 /**
  * Creates an API token; the form checks its fields with the same schema as the
@@ -31,7 +37,7 @@ export function TokenCreateForm() {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewApiTokenValues>({ resolver: withSentences(zodResolver(newApiTokenSchema), LABELS), defaultValues: DEFAULTS });
+  } = useForm<NewApiTokenValues>({ resolver, defaultValues: DEFAULTS });
   const [created, setCreated] = useState<{ token: string; label: string }>();
 
   async function onSubmit(values: NewApiTokenValues) {

@@ -4,7 +4,6 @@ import { useRef, useState } from "react";
 import { PLANT_FIELD_LABELS } from "@/components/plant-form";
 import { fieldSentence } from "@/components/sentence-resolver";
 import type { SendingNews } from "@/lib/client/offline/use-waiting-plants";
-import { waitingPlants } from "@/lib/client/offline/waiting-plants";
 import type { WaitingPlant } from "@/lib/validations/waiting-plant";
 
 type WaitingPlantsListProps = {
@@ -32,6 +31,8 @@ export function WaitingPlantsList({ plants, lastSending, online, editingSeq, sig
   const waitingToSend = plants?.some((waiting) => !waiting.problem) ?? false;
 
   async function discard(waiting: WaitingPlant) {
+    // Loaded already: the list was read through it.
+    const { waitingPlants } = await import("@/lib/client/offline/waiting-plants");
     await waitingPlants.remove(waiting.seq);
     onDiscarded(waiting);
     setDiscarded(`Discarded ${describe(waiting)}.`);
@@ -123,7 +124,7 @@ function plants(count: number): string {
 
 function sendingSentence({ sent, refused, stopped }: SendingNews): string {
   const parts = [
-    sent > 0 && `Sent ${plants(sent)}.`,
+    sent.length > 0 && `Sent ${plants(sent.length)}.`,
     refused > 0 && `The app refused ${plants(refused)}: see below.`,
     stopped === "unreachable" && "The server could not be reached; the rest wait for the connection to return.",
     stopped === "server" && "The server failed; the rest will be sent later.",

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -8,22 +7,22 @@ import { createEndpoint } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
 import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import {
-  type NewWebhookEndpoint,
-  newWebhookEndpointSchema,
-  type NewWebhookEndpointValues,
-  WEBHOOK_DESCRIPTION_MAX,
-  WEBHOOK_EVENTS,
-  WEBHOOK_EVENT_TYPES,
-} from "@/lib/validations/webhook";
+import type { NewWebhookEndpoint, NewWebhookEndpointValues } from "@/lib/validations/webhook";
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/validations/webhook-options";
 
 const DEFAULTS: NewWebhookEndpointValues = { url: "", events: [...WEBHOOK_EVENT_TYPES], description: "" };
 
 /** How the messages name each field (the form's labels). */
 const LABELS: FieldLabels<NewWebhookEndpointValues> = { url: "URL", events: "Events", description: "Description" };
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/webhook").then(({ newWebhookEndpointSchema }) => newWebhookEndpointSchema)),
+  LABELS,
+);
 
 /**
  * Adds a webhook endpoint; the form checks its fields with the same schema as
@@ -38,7 +37,7 @@ export function WebhookEndpointForm() {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver: withSentences(zodResolver(newWebhookEndpointSchema), LABELS), defaultValues: DEFAULTS });
+  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver, defaultValues: DEFAULTS });
   const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
 
   async function onSubmit(values: NewWebhookEndpoint) {

@@ -209,3 +209,32 @@ test("with every page of the app closed, the service worker sends the waiting pl
   await goOnline(context);
   await expect.poll(() => storedRows(sql, ["880400"])).toEqual([{ id: "880400", name: "Peperomia", tag: null }]);
 });
+
+test("the message about a plant kept offline follows it: once sent it says saved, once refused it says not stored", async ({ page, context }) => {
+  await visitAndKeepOffline(page);
+  const status = page.getByRole("status");
+
+  // Sent when the connection returns: the form's message says so, not that it waits for the connection.
+  await goOffline(context);
+  await addPlant(page, { id: "880500", name: "Kept fern", tag: "fern" });
+  await expect(status).toHaveText("No connection: Kept fern (fern) with id 880500 is kept in this browser, and will be sent when the connection returns.");
+  await goOnline(context);
+  await expect(page.locator(".sending-news")).toHaveText(/Sent 1 waiting plant\./);
+  await expect(status).toHaveText("Saved Kept fern (fern) with id 880500.");
+  await expect(status.getByRole("link", { name: "Kept fern" })).toHaveAttribute("href", "/plants/880500");
+
+  // Refused when sent (someone took its id meanwhile): the message says it was not stored, where the list says why.
+  await goOffline(context);
+  await addPlant(page, { id: "880600", name: "Taken ivy" });
+  await expect(status).toContainText("No connection: Taken ivy");
+  const taken = await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: { id: 880600, name: "Someone else's ivy" } });
+  expect(taken.status()).toBe(200);
+  await goOnline(context);
+  await expect(waitingList(page).getByRole("listitem").filter({ hasText: "id 880600" })).toContainText("Not stored:");
+  await expect(status).toHaveText("Not stored: the app refused Taken ivy with id 880600 when it was sent. It waits below, to be changed or discarded.");
+
+  // Discarded: no message is left about it.
+  await waitingList(page).getByRole("listitem").filter({ hasText: "id 880600" }).getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByText("Discarded Taken ivy, id 880600.")).toBeVisible();
+  await expect(status).toHaveText("");
+});

@@ -1,4 +1,4 @@
-import { INT64_MAX } from "@/lib/validations/plant";
+import { INT64_MAX } from "@/lib/validations/plant-limits";
 
 // The id the form offers next: the server's suggestion (one more than the
 // largest stored id, lib/plants/next-plant-id.ts), or one more than any id

@@ -41,8 +41,7 @@ export const plantImportFormSchema = z
 export type PlantImportFormValues = z.input<typeof plantImportFormSchema>;
 export type PlantImportSource = z.output<typeof plantImportFormSchema>;
 
-/** The preview's server action takes the CSV as a Blob in a form field of this name. */
-export const PLANT_IMPORT_CSV_FIELD = "csv";
+export { PLANT_IMPORT_CSV_FIELD } from "@/lib/validations/plant-import-field";
 
 /** The server action's input: the CSV to preview. */
 export const plantImportUploadSchema = z.instanceof(Blob, { error: "send the CSV to preview as a file" });

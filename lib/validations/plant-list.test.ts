@@ -14,8 +14,14 @@ describe("readPlantListSearch", () => {
     expect(readPlantListSearch({ q: "", tag: "", sort: "-added" })).toEqual({ search: { sort: "-added", page: 1 }, errors: {} });
   });
 
-  it("keeps a search text of spaces, as the API does", () => {
-    expect(readPlantListSearch({ q: " " }).search.q).toBe(" ");
+  it("trims the name's search text, as a person typing it means it; only spaces is no filter", () => {
+    expect(readPlantListSearch({ q: "  fern " }).search.q).toBe("fern");
+    expect(readPlantListSearch({ q: "Boston fern" }).search.q).toBe("Boston fern");
+    expect(readPlantListSearch({ q: "   " })).toEqual({ search: { sort: "-added", page: 1 }, errors: {} });
+  });
+
+  it("matches the tag exactly as written: a stored tag may begin or end with a space", () => {
+    expect(readPlantListSearch({ tag: "fern " }).search.tag).toBe("fern ");
   });
 
   it("names a filter's mistake in the API's words, and leaves that filter out", () => {

@@ -1,24 +1,15 @@
 import { z } from "zod";
 import { listPlantsQuerySchema } from "@/lib/validations/plant";
+import { DEFAULT_PLANT_SORT, PLANT_SORTS } from "@/lib/validations/plant-list-url";
 
 // The staff list's URL (issue 11): what to find, in which order, which page:
 // `/?q=fern&tag=tropical&sort=name&page=2`. Read here, written by
 // plantListHref, so a search is a plain link: shareable, kept on reload, and
-// made by a GET form without JavaScript. Browser-safe (only zod).
+// made by a GET form without JavaScript. Browser-safe (only zod); what the
+// browser needs without validating (the orders, the links) is in
+// lib/validations/plant-list-url.ts, re-exported here.
 
-/** The orders the list offers: a field, descending when it starts with "-" (as JSON:API's sort parameter). */
-export const PLANT_SORTS = ["-added", "added", "id", "-id", "name", "-name"] as const;
-export type PlantSort = (typeof PLANT_SORTS)[number];
-export const DEFAULT_PLANT_SORT: PlantSort = "-added";
-
-export const PLANT_SORT_LABELS: Record<PlantSort, string> = {
-  "-added": "Newest first",
-  added: "Oldest first",
-  id: "Id, lowest first",
-  "-id": "Id, highest first",
-  name: "Name, A to Z",
-  "-name": "Name, Z to A",
-};
+export { DEFAULT_PLANT_SORT, PLANT_EXPORT_PATH, PLANT_SORT_LABELS, PLANT_SORTS, plantExportHref, plantListHref, type PlantSort } from "@/lib/validations/plant-list-url";
 
 // Beyond any store's plants at 20 a page; a longer number is no page.
 const PAGE_NUMBER = /^[1-9][0-9]{0,6}$/;
@@ -28,13 +19,20 @@ const PAGE_NUMBER = /^[1-9][0-9]{0,6}$/;
 // widens to every plant; a person clearing a field means exactly that).
 const blankIsAbsent = (value: unknown) => (value === "" ? undefined : value);
 
+// The name's search text as a person means it: "fern " typed finds the ferns
+// (issue 20). A substring trimmed finds every name the untrimmed one found,
+// and more, so nothing is lost; only spaces is no filter, as an empty field is.
+// The API's q stays literal (a program means its spaces). The tag is not
+// trimmed: the list matches it exactly, and a stored tag may end in a space.
+const trimmedOrAbsent = (value: unknown) => (typeof value === "string" ? blankIsAbsent(value.trim()) : value);
+
 /**
  * The list's query. q and tag follow the API's rules (the same words in a
  * message, the same matching); a sort or page no link makes falls back to the
  * default rather than failing the page. Other parameters are ignored.
  */
 export const plantListSearchSchema = z.object({
-  q: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.q),
+  q: z.preprocess(trimmedOrAbsent, listPlantsQuerySchema.shape.q),
   tag: z.preprocess(blankIsAbsent, listPlantsQuerySchema.shape.tag),
   sort: z.enum(PLANT_SORTS).catch(DEFAULT_PLANT_SORT),
   page: z.string().regex(PAGE_NUMBER).transform(Number).catch(1),
@@ -63,26 +61,4 @@ export function readPlantListSearch(params: Record<string, string | string[] | u
   const { q, tag, ...rest } = params;
   const kept = { ...rest, ...(errors.q === undefined && { q }), ...(errors.tag === undefined && { tag }) };
   return { search: plantListSearchSchema.parse(kept), errors };
-}
-
-/** The list's URL for a search: defaults left out, so each search has one URL. */
-export function plantListHref({ q, tag, sort = DEFAULT_PLANT_SORT, page = 1 }: Partial<PlantListSearch>): string {
-  const query = new URLSearchParams();
-  if (q !== undefined) query.set("q", q);
-  if (tag !== undefined) query.set("tag", tag);
-  if (sort !== DEFAULT_PLANT_SORT) query.set("sort", sort);
-  if (page !== 1) query.set("page", String(page));
-  const text = query.toString();
-  return text === "" ? "/" : `/?${text}`;
-}
-
-/** Where the staff download the list's plants as CSV: the same filters (app/(staff)/plants.csv/route.ts). */
-export const PLANT_EXPORT_PATH = "/plants.csv";
-
-export function plantExportHref({ q, tag }: Pick<PlantListSearch, "q" | "tag">): string {
-  const query = new URLSearchParams();
-  if (q !== undefined) query.set("q", q);
-  if (tag !== undefined) query.set("tag", tag);
-  const text = query.toString();
-  return text === "" ? PLANT_EXPORT_PATH : `${PLANT_EXPORT_PATH}?${text}`;
 }

@@ -1,13 +1,10 @@
 import { z } from "zod";
+import { INT64_MAX, INT64_MIN, PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
 
 // The one schema for a new plant, used by the API route and the staff form.
-// It imports only zod so it is safe to ship to the browser.
+// It imports only zod (and the limits it enforces) so it is safe to ship to the browser.
 
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
-
-export const PLANT_NAME_MAX = 200;
-export const PLANT_TAG_MAX = 50;
+export { INT64_MAX, INT64_MIN, PLANT_NAME_MAX, PLANT_TAG_MAX };
 
 function int64Rule(field: string): string {
   return `${field} must be an integer from ${INT64_MIN} to ${INT64_MAX}`;

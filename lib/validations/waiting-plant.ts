@@ -38,7 +38,8 @@ export const waitingPlantsNewsSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("changed") }),
   z.object({
     kind: z.literal("sent"),
-    sent: z.int().nonnegative(),
+    /** The seqs of the plants stored this time, so that a page can tell the person which of theirs were (issue 20). */
+    sent: z.array(z.int().positive()),
     refused: z.int().nonnegative(),
     stopped: z.enum(["unreachable", "signed out", "server"]).optional(),
   }),

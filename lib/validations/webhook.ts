@@ -1,30 +1,23 @@
 import { z } from "zod";
 import { plantSchema } from "@/lib/validations/plant";
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT, WEBHOOK_URL_MAX, type WebhookEventType } from "@/lib/validations/webhook-options";
 
 // Webhooks: the events a receiver may ask for, the form (and CLI) for a new
 // endpoint, and the shape of what is delivered (Standard Webhooks 1.0). Imports
 // only zod and the plant schema, so the staff form and the OpenAPI document
-// share these rules.
+// share these rules. The events and the fields' limits are in
+// lib/validations/webhook-options.ts, so that the form shows them without
+// loading zod (issue 20).
 
-/** The events an endpoint may subscribe to, with what each means. */
-export const WEBHOOK_EVENTS = {
-  "plant.created": "A plant was stored (an identical repeat of a create stores nothing and sends nothing)",
-  "plant.updated": "A plant's name or tag changed; the data is the plant as it is now",
-  "plant.deleted": "A plant was deleted; the data is the plant as it was",
-} as const;
-
-export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
-
-export function isWebhookEventType(value: string): value is WebhookEventType {
-  return value in WEBHOOK_EVENTS;
-}
-
-/** The event an owner sends on demand to try an endpoint; only ever sent to that endpoint. */
-export const WEBHOOK_TEST_EVENT = "webhook.test";
-
-export const WEBHOOK_URL_MAX = 2_000;
-export const WEBHOOK_DESCRIPTION_MAX = 200;
+export {
+  isWebhookEventType,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_TEST_EVENT,
+  WEBHOOK_URL_MAX,
+  type WebhookEventType,
+} from "@/lib/validations/webhook-options";
 
 const urlSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "url is required" : "url must be a string") })

@@ -10,7 +10,8 @@ import type { NewPlant, Plant } from "@/lib/validations/plant";
 
 export type SaveOutcome =
   | { kind: "stored"; plant: Plant; replayed: boolean }
-  | { kind: "kept"; plant: NewPlant; because: "unreachable" | "signed out" }
+  /** `seq`: the waiting plant it is kept as, until it is sent (lib/client/offline/send-waiting-plants.ts). */
+  | { kind: "kept"; plant: NewPlant; because: "unreachable" | "signed out"; seq: number }
   | { kind: "refused"; refusal: PlantRefusal };
 
 /** Saves a plant; `waitingSeq` names the waiting plant it replaces (one the person changed), which goes once stored. */
@@ -21,11 +22,12 @@ export async function savePlant(plant: NewPlant, waitingSeq?: number): Promise<S
     return { kind: "stored", plant: result.plant, replayed: result.replayed };
   }
   if (result.reason === "refused") return { kind: "refused", refusal: result };
+  let seq: number;
   try {
-    await waitingPlants.keep(plant, waitingSeq);
+    seq = await waitingPlants.keep(plant, waitingSeq);
   } catch {
     return { kind: "refused", refusal: { ...result, formError: `${result.formError ?? "The plant was not saved."} This browser cannot keep it to send later; try again.` } };
   }
   await askForBackgroundSync();
-  return { kind: "kept", plant, because: result.reason };
+  return { kind: "kept", plant, because: result.reason, seq };
 }

@@ -58,8 +58,8 @@ describe("sendWaitingPlants", () => {
     expect(bodies).toEqual(['{"id":9007199254740993,"name":"Fern"}', '{"id":2,"name":"Ivy","tag":"climber"}']);
     expect(summary).toEqual({
       sent: [
-        { plant: { id: 9007199254740993n, name: "Fern" }, replayed: false },
-        { plant: { id: 2n, name: "Ivy", tag: "climber" }, replayed: false },
+        { seq: 1, plant: { id: 9007199254740993n, name: "Fern" }, replayed: false },
+        { seq: 2, plant: { id: 2n, name: "Ivy", tag: "climber" }, replayed: false },
       ],
       refused: 0,
     });
@@ -71,7 +71,7 @@ describe("sendWaitingPlants", () => {
   it("counts a plant already stored (its answer lost on the way) as sent, storing it once", async () => {
     const stored: Stored = new Map([["7", '{"id":7,"name":"Moss"}']]);
     const store = memoryStore([{ id: "7", name: "Moss" }]);
-    expect(await sendWaitingPlants(store, server(stored).fetcher)).toEqual({ sent: [{ plant: { id: 7n, name: "Moss" }, replayed: true }], refused: 0 });
+    expect(await sendWaitingPlants(store, server(stored).fetcher)).toEqual({ sent: [{ seq: 1, plant: { id: 7n, name: "Moss" }, replayed: true }], refused: 0 });
     expect(store.held).toEqual([]);
     expect([...stored.keys()]).toEqual(["7"]);
   });
@@ -123,7 +123,7 @@ describe("sendWaitingPlants", () => {
       { id: "3", name: "Not tried" },
     ]);
     const { fetcher, bodies } = server(new Map(), (body) => (body.includes('"id":2') ? failure : undefined));
-    expect(await sendWaitingPlants(store, fetcher)).toEqual({ sent: [{ plant: { id: 1n, name: "Sent" }, replayed: false }], refused: 0, stopped });
+    expect(await sendWaitingPlants(store, fetcher)).toEqual({ sent: [{ seq: 1, plant: { id: 1n, name: "Sent" }, replayed: false }], refused: 0, stopped });
     expect(bodies).toHaveLength(2);
     expect(store.held.map((waiting) => [waiting.plant.id, waiting.problem])).toEqual([
       ["2", undefined],

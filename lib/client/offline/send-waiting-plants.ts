@@ -12,8 +12,8 @@ import type { WaitingPlant } from "@/lib/validations/waiting-plant";
 // comes back as already stored (Idempotent-Replayed), which counts as sent.
 
 export type SendSummary = {
-  /** The plants stored this time, in order; `replayed` for those stored before (by an answer that was lost, or by another tab). */
-  sent: { plant: Plant; replayed: boolean }[];
+  /** The plants stored this time, in order, by the seq they waited under; `replayed` for those stored before (by an answer that was lost, or by another tab). */
+  sent: { seq: number; plant: Plant; replayed: boolean }[];
   /** How many the app refused this time (400, 409): they stay, marked, for the person to fix or discard. */
   refused: number;
   /**
@@ -53,7 +53,7 @@ async function sendAll(store: WaitingPlantStore, fetcher: typeof fetch): Promise
     const result = await submitPlant(plant.value, fetcher);
     if (result.ok) {
       await store.remove(waiting.seq);
-      summary.sent.push({ plant: result.plant, replayed: result.replayed });
+      summary.sent.push({ seq: waiting.seq, plant: result.plant, replayed: result.replayed });
       continue;
     }
     if (result.reason === "unreachable") return { ...summary, stopped: "unreachable" };
@@ -69,7 +69,7 @@ async function sendAll(store: WaitingPlantStore, fetcher: typeof fetch): Promise
 /** Tells every page what a round of sending did, when it did anything; a page or the service worker may have run it. */
 export function announceSending({ sent, refused, stopped }: SendSummary): void {
   if (sent.length === 0 && refused === 0 && !stopped) return;
-  tellWaitingPlantsNews({ kind: "sent", sent: sent.length, refused, ...(stopped && { stopped }) });
+  tellWaitingPlantsNews({ kind: "sent", sent: sent.map(({ seq }) => seq), refused, ...(stopped && { stopped }) });
 }
 
 /** The NewPlant a waiting plant holds, judged by the API's schema as the server will judge it. */

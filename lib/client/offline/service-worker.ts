@@ -1,4 +1,4 @@
-import { pageAssetPaths } from "@/lib/client/offline/page-assets";
+import { pageAssetClosure } from "@/lib/client/offline/page-assets";
 import { announceSending, SEND_WAITING_PLANTS_TAG, sendWaitingPlants } from "@/lib/client/offline/send-waiting-plants";
 import { waitingPlants } from "@/lib/client/offline/waiting-plants";
 
@@ -13,8 +13,8 @@ import { waitingPlants } from "@/lib/client/offline/waiting-plants";
 // always gets the page fresh, and without one the page as it last was. A
 // kept page is served with the very headers it came with, so its nonce and
 // its CSP still match. The static files such a page names are kept beside
-// it, and nothing else: no API answer, no other page. Signing out forgets
-// them all.
+// it, with the chunks its scripts load only when needed (issue 20), and
+// nothing else: no API answer, no other page. Signing out forgets them all.
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -113,32 +113,39 @@ async function keepOfflinePages(): Promise<void> {
   }
 }
 
-/** Keeps a page and the static files it names, then lets go of the files no kept page names any more (an older build's). */
+/**
+ * Keeps a page and every static file it may load, the files first, so that a
+ * kept page works offline in full; then lets go of the files no kept page
+ * needs any more (an older build's).
+ */
 async function keepPage(path: string, response: Response): Promise<void> {
   const html = await response.clone().text();
-  await (await caches.open(PAGES)).put(path, response);
   const assets = await caches.open(ASSETS);
-  await Promise.all(
-    pageAssetPaths(html).map(async (asset) => {
-      if (await assets.match(asset)) return;
-      const file = await fetch(asset, { credentials: "same-origin" });
-      if (file.ok) await assets.put(asset, file);
-    }),
-  );
+  await pageAssetClosure(html, async (asset) => {
+    const kept = await assets.match(asset);
+    if (kept) return kept.text();
+    const file = await fetch(asset, { credentials: "same-origin" });
+    if (!file.ok) return undefined;
+    await assets.put(asset, file.clone());
+    return file.text();
+  });
+  await (await caches.open(PAGES)).put(path, response);
   await letGoOfUnnamedAssets();
 }
 
 async function letGoOfUnnamedAssets(): Promise<void> {
   if (!(await caches.has(PAGES))) return;
   const pages = await caches.open(PAGES);
-  const named = new Set<string>();
+  const assets = await caches.open(ASSETS);
+  const needed = new Set<string>();
   for (const page of await pages.keys()) {
     const kept = await pages.match(page);
-    if (kept) for (const asset of pageAssetPaths(await kept.text())) named.add(asset);
+    if (!kept) continue;
+    const files = await pageAssetClosure(await kept.text(), async (asset) => (await assets.match(asset))?.text());
+    for (const asset of files) needed.add(asset);
   }
-  const assets = await caches.open(ASSETS);
   for (const asset of await assets.keys()) {
-    if (!named.has(new URL(asset.url).pathname)) await assets.delete(asset);
+    if (!needed.has(new URL(asset.url).pathname)) await assets.delete(asset);
   }
 }
 

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { announceSending, sendWaitingPlants } from "@/lib/client/offline/send-waiting-plants";
-import { waitingPlants } from "@/lib/client/offline/waiting-plants";
+import { countWaitingPlants } from "@/lib/client/offline/waiting-plants-database";
 import { listenToWaitingPlantsNews } from "@/lib/client/offline/waiting-plants-news";
 import type { WaitingPlant, WaitingPlantsNews } from "@/lib/validations/waiting-plant";
 
@@ -11,20 +10,25 @@ export type WaitingPlants = {
   plants: WaitingPlant[] | undefined;
   /** What the last round of sending did, whoever ran it: this page, another, or the service worker. */
   lastSending: SendingNews | undefined;
+  /** The seqs of the waiting plants sent while this page is open, whoever sent them. */
+  sentSeqs: readonly number[];
   sendNow(): Promise<void>;
 };
 
 /**
  * The waiting plants, kept up to date across the app's pages and its service
  * worker. With `send`, this page also sends them: now (the app has loaded),
- * whenever the browser comes back online, and on sendNow().
+ * whenever the browser comes back online, and on sendNow(). What reads and
+ * sends them (their schemas, zod, lossless-json) is loaded once one waits:
+ * on every staff page, usually none does (issue 20).
  */
 export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
   const [plants, setPlants] = useState<WaitingPlant[]>();
   const [lastSending, setLastSending] = useState<SendingNews>();
+  const [sentSeqs, setSentSeqs] = useState<readonly number[]>([]);
 
   const read = useCallback(() => {
-    waitingPlants.list().then(setPlants, () => {
+    listWaitingPlants().then(setPlants, () => {
       // IndexedDB refused (some private windows): nothing is kept, nothing to list.
       setPlants(undefined);
     });
@@ -32,6 +36,11 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
 
   const sendNow = useCallback(async () => {
     try {
+      if ((await countWaitingPlants()) === 0) return;
+      const [{ waitingPlants }, { announceSending, sendWaitingPlants }] = await Promise.all([
+        import("@/lib/client/offline/waiting-plants"),
+        import("@/lib/client/offline/send-waiting-plants"),
+      ]);
       announceSending(await sendWaitingPlants(waitingPlants));
     } catch {
       // IndexedDB refused: nothing was kept to send.
@@ -40,7 +49,10 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
 
   useEffect(() => {
     const stopListening = listenToWaitingPlantsNews((news) => {
-      if (news.kind === "sent") setLastSending(news);
+      if (news.kind === "sent") {
+        setLastSending(news);
+        if (news.sent.length > 0) setSentSeqs((seqs) => [...seqs, ...news.sent]);
+      }
       read();
     });
     read();
@@ -54,7 +66,13 @@ export function useWaitingPlants({ send }: { send: boolean }): WaitingPlants {
     };
   }, [read, send, sendNow]);
 
-  return { plants, lastSending, sendNow };
+  return { plants, lastSending, sentSeqs, sendNow };
+}
+
+async function listWaitingPlants(): Promise<WaitingPlant[]> {
+  if ((await countWaitingPlants()) === 0) return [];
+  const { waitingPlants } = await import("@/lib/client/offline/waiting-plants");
+  return waitingPlants.list();
 }
 
 function subscribeToConnection(onChange: () => void): () => void {

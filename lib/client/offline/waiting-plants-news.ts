@@ -1,4 +1,4 @@
-import { type WaitingPlantsNews, waitingPlantsNewsSchema } from "@/lib/validations/waiting-plant";
+import type { WaitingPlantsNews } from "@/lib/validations/waiting-plant";
 
 // News of the waiting plants, told to every page of the app and to its
 // service worker (a BroadcastChannel reaches every context of the origin,
@@ -14,13 +14,21 @@ export function tellWaitingPlantsNews(news: WaitingPlantsNews): void {
   channel.close();
 }
 
-/** Calls `listener` with each piece of news; returns the function that stops listening. */
+/** Calls `listener` with each piece of news, in order; returns the function that stops listening. */
 export function listenToWaitingPlantsNews(listener: (news: WaitingPlantsNews) => void): () => void {
   if (typeof BroadcastChannel === "undefined") return () => {};
   const channel = new BroadcastChannel(CHANNEL);
+  let listening = true;
   channel.onmessage = (event: MessageEvent<unknown>) => {
-    const news = waitingPlantsNewsSchema.safeParse(event.data);
-    if (news.success) listener(news.data);
+    // News is read through its schema, loaded with the first piece (news means plants are kept or sent), not
+    // with every page (issue 20). One import, so each piece is read in the order it came.
+    void import("@/lib/validations/waiting-plant").then(({ waitingPlantsNewsSchema }) => {
+      const news = waitingPlantsNewsSchema.safeParse(event.data);
+      if (listening && news.success) listener(news.data);
+    });
   };
-  return () => channel.close();
+  return () => {
+    listening = false;
+    channel.close();
+  };
 }

@@ -1,4 +1,4 @@
-import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import { STORE, type StoredWaitingPlant, waitingPlantsDatabase as database } from "@/lib/client/offline/waiting-plants-database";
 import { tellWaitingPlantsNews } from "@/lib/client/offline/waiting-plants-news";
 import type { NewPlant } from "@/lib/validations/plant";
 import { type WaitingPlant, type WaitingPlantProblem, waitingPlantSchema } from "@/lib/validations/waiting-plant";
@@ -8,16 +8,6 @@ import { type WaitingPlant, type WaitingPlantProblem, waitingPlantSchema } from 
 // its service worker (which sends them on Background Sync). Runs in both, so
 // it uses nothing a worker lacks (no window, no document).
 
-const DATABASE = "plant-store";
-const VERSION = 1;
-const STORE = "waiting-plants";
-
-type StoredWaitingPlant = Omit<WaitingPlant, "seq"> & { seq?: number };
-
-interface OfflineDatabase extends DBSchema {
-  [STORE]: { key: number; value: StoredWaitingPlant };
-}
-
 /** What sending needs of the waiting plants (lib/client/offline/send-waiting-plants.ts). */
 export interface WaitingPlantStore {
   /** Every waiting plant, in the order they were kept. */
@@ -25,27 +15,6 @@ export interface WaitingPlantStore {
   remove(seq: number): Promise<void>;
   /** Marks a plant the app refused: it is not sent again until it is changed. */
   refuse(seq: number, problem: WaitingPlantProblem): Promise<void>;
-}
-
-let opened: Promise<IDBPDatabase<OfflineDatabase>> | undefined;
-
-function database(): Promise<IDBPDatabase<OfflineDatabase>> {
-  opened ??= openDB<OfflineDatabase>(DATABASE, VERSION, {
-    upgrade(db) {
-      // Auto-increment keys keep the order plants were kept in, the order they are sent in.
-      db.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
-    },
-    // A newer version of the app, open in another tab, wants to upgrade: let it, and open again when next asked.
-    blocking() {
-      const open = opened;
-      opened = undefined;
-      void open?.then((db) => db.close());
-    },
-    terminated() {
-      opened = undefined;
-    },
-  });
-  return opened;
 }
 
 // Every page and the service worker list the plants anew.

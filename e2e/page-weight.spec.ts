@@ -1,0 +1,50 @@
+import { runCli } from "../test/support/cli";
+import { PAGE_SCRIPT_BUDGET, weighPageScripts } from "../test/support/script-weight";
+import { expect, test } from "./fixtures";
+
+// Lighter pages (issue 20, point 9): the staff pages are used on shop tablets
+// and phones over shop Wi-Fi, so each loads at most 180 kB of gzipped script
+// on a first visit, and nothing more until it is used: a form's checks,
+// saving, signing out and the offline queue load when they are needed
+// (test/support/script-weight.ts says what counts; npm run bench:page-weight
+// prints the figures).
+
+test("every staff page loads at most 180 kB of gzipped script on a first visit, and nothing more by itself", async ({ browser, database, ownerState, page }) => {
+  // Seven pages, each in a fresh browser context, each until its network is quiet.
+  test.slow();
+  const plant = await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: { id: 7_630_001, name: "Weighed fern" } });
+  expect(plant.status()).toBe(200);
+  const hook = await runCli("webhook", ["create", "--url", "http://127.0.0.1:9/page-weight", "--event", "plant.created"], {
+    database,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
+  });
+  const endpoint = /created webhook endpoint (\S+)/.exec(hook.stderr)?.[1];
+  expect(endpoint, hook.stderr).toBeDefined();
+
+  const weights: Record<string, { gzip: number; laterGzip: number }> = {};
+  for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`]) {
+    // Signed in, with an empty cache: a first visit, or the first after a new build.
+    const context = await browser.newContext({ storageState: ownerState });
+    weights[path] = await weighPageScripts(await context.newPage(), `${database.baseURL}${path}`);
+    await context.close();
+  }
+  const kB = Object.fromEntries(Object.entries(weights).map(([path, { gzip }]) => [path, Math.round(gzip / 1024)]));
+  const over = Object.keys(weights).filter((path) => weights[path]!.gzip > PAGE_SCRIPT_BUDGET);
+  expect(over, `pages over ${PAGE_SCRIPT_BUDGET / 1024} kB of gzipped script (kB: ${JSON.stringify(kB)})`).toEqual([]);
+  const later = Object.keys(weights).filter((path) => weights[path]!.laterGzip > 0);
+  expect(later, "pages that fetched more script by themselves after they loaded").toEqual([]);
+});
+
+test("a form whose checks cannot be loaded says so, and checks once they can", async ({ page, context }) => {
+  await page.goto("/tokens", { waitUntil: "networkidle" });
+  // The connection drops after the page loaded: the form's checks, loaded on demand, cannot be fetched.
+  await context.setOffline(true);
+  await page.getByLabel("Label").fill("checks on demand");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByText("The form could not be checked: the server could not be reached. Check your connection and try again.")).toBeVisible();
+
+  await context.setOffline(false);
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByLabel("New API token")).toBeVisible();
+  await expect(page.getByText("The form could not be checked")).toHaveCount(0);
+});
