@@ -103,7 +103,7 @@ it("refuses to go on past a migration that failed earlier, as Prisma does", asyn
 
 it("applies each migration once when several processes start at the same moment", async () => {
   const database = await freshDatabase();
-  const runs = await Promise.all([1, 2, 3].map(() => runCli("db-migrate", [], { database })));
+  const runs = await Promise.all([1, 2, 3].map(() => runCli("db:migrate", [], { database })));
   expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
   expect((await migrationRows(database)).map((row) => row.migration_name)).toEqual(listMigrations(database.provider).map((migration) => migration.name));
 });
