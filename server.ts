@@ -1,5 +1,5 @@
 // npm start: the production server (lib/server/http-server.ts), as compiled
-// by `npm run build` (cli/build-server.ts) and run by Node alone. A bad
+// by `npm run build` (cli/build-server-and-clis.ts) and run by Node alone. A bad
 // configuration stops it here, with the message naming the variable.
 
 // What `next start` sets before Next.js loads: React and Next pick their

@@ -1,11 +1,14 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Four projects: the unit tests (no build needed) and the HTTP tests (against
-// the built app), each on SQLite and on PostgreSQL. TEST_DATABASE picks the
-// engine for lib/, the CLIs and the apps a test starts; TEST_POSTGRES_URL the
-// server (default: the local one, user postgres).
-const UNIT = ["lib/**/*.test.ts", "cli/**/*.test.ts"];
+// Six projects: the unit tests (no build needed), the HTTP tests (against the
+// built app) and the CLI tests (against the built CLIs), each on SQLite and on
+// PostgreSQL. TEST_DATABASE picks the engine for lib/, the CLIs and the apps a
+// test starts; TEST_POSTGRES_URL the server (default: the local one, user postgres).
+const UNIT = ["lib/**/*.test.ts"];
+// The operator CLIs as `npm run <name>` runs them: after `npm run build`, the
+// compiled ones (issue 20).
+const CLI = ["cli/**/*.test.ts"];
 const HTTP = ["test/http/**/*.test.ts"];
 const POSTGRES = { env: { TEST_DATABASE: "postgresql" }, globalSetup: ["test/support/postgres-global-setup.ts"] };
 
@@ -20,6 +23,8 @@ export default defineConfig({
       // *.postgres.test.ts need both engines: they run in the PostgreSQL project only.
       { extends: true, test: { name: "unit", include: [...UNIT, "test/*.test.ts"], exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
       { extends: true, test: { name: "unit-postgres", include: UNIT, ...POSTGRES } },
+      { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" } } },
+      { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES } },
       { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" } } },
       // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
       { extends: true, test: { name: "http-postgres", include: [...HTTP, "test/instances/**/*.test.ts"], ...POSTGRES } },

@@ -1,11 +1,12 @@
-// npm run worker (`node --max-old-space-size=256 --import tsx cli/webhook-worker.ts`):
+// npm run worker (`exec node --max-old-space-size=256 cli/launch.mjs webhook-worker`):
 // the webhook delivery worker as a process of its own, for deployments that
 // keep it apart from the web servers (set WEBHOOK_WORKER=off for them). It
 // brings the database up to date as the server does, sends until SIGTERM or
 // SIGINT, then finishes or gives back what it holds, closes the database and
-// exits 0. Run with tsx loaded into the process, like npm start: tsx's CLI
-// would run it as a child and SIGKILL it if it did not acknowledge a signal
-// within 30 ms, cutting that clean stop short.
+// exits 0. Compiled at build and run by Node alone, like npm start (before a
+// build, with tsx loaded into the same process: tsx's CLI would run it as a
+// child and SIGKILL it if it did not acknowledge a signal within 30 ms,
+// cutting that clean stop short).
 import { disconnectDatabase } from "@/lib/db/client";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";

@@ -2,7 +2,6 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
 import { checksum, listMigrations, type Migration } from "@/lib/db/migrations";
-import { runCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
 import { tableNames, type TestDatabase } from "@/test/support/test-database";
 
@@ -99,11 +98,4 @@ it("refuses to go on past a migration that failed earlier, as Prisma does", asyn
   await migrate(database.config);
   await database.query('UPDATE "_prisma_migrations" SET finished_at = NULL');
   await expect(migrate(database.config)).rejects.toThrow(/migration 20261122000000_init failed earlier; resolve it/);
-});
-
-it("applies each migration once when several processes start at the same moment", async () => {
-  const database = await freshDatabase();
-  const runs = await Promise.all([1, 2, 3].map(() => runCli("db-migrate", [], { database })));
-  expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
-  expect((await migrationRows(database)).map((row) => row.migration_name)).toEqual(listMigrations(database.provider).map((migration) => migration.name));
 });

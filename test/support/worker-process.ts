@@ -1,15 +1,14 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Exit } from "@/test/support/app-server";
 import { appEnv } from "@/test/support/app-env";
+import { cliCommand } from "@/test/support/cli";
 import type { TestDatabase } from "@/test/support/test-database";
 
 // `npm run worker` as operators run it: the command read from package.json,
 // node's flags included, as its own process on a test database.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const WORKER_SCRIPT = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { worker: string } }).scripts.worker;
 
 export type WorkerProcess = {
   output(): string;
@@ -19,8 +18,7 @@ export type WorkerProcess = {
 
 /** Starts the worker and waits until it says it runs. */
 export async function startWorkerProcess(database: Pick<TestDatabase, "env">, env: Partial<NodeJS.ProcessEnv> = {}): Promise<WorkerProcess> {
-  const [, ...args] = WORKER_SCRIPT.split(" ");
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: appEnv(database, env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, cliCommand("worker"), { cwd: ROOT, env: appEnv(database, env), stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));

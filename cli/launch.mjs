@@ -1,0 +1,32 @@
+// npm run token|user|webhook|worker|db:migrate (`exec node cli/launch.mjs <name> ...`):
+// runs the operator CLI as `npm run build` compiled it, .next/plant-store-cli/<name>.mjs,
+// with Node alone; before a build, cli/<name>.ts through tsx. Plain JavaScript,
+// so that choosing costs no compiler (issue 20).
+//
+// Either way the CLI runs in this same process, as `node --import tsx` ran it
+// before: the same arguments, stdin, stdout, stderr and exit code, and the
+// signals npm forwards reach the worker itself (tsx's own CLI would run it as a
+// child and SIGKILL it when it did not stop within 30 ms of a signal).
+//
+// A build is run as it stands, even when the sources have changed since: it is
+// what `npm start` runs too, and a CLI newer than the server beside it would
+// migrate the database ahead of that server. Rebuild to run changed sources.
+//
+// Paths are taken from the working directory, which npm sets to the project's
+// root for every script, as the CLIs' own DATA_DIR and migrations are.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [name = "", ...args] = process.argv.slice(2);
+if (!/^[a-z][a-z-]*$/.test(name)) {
+  process.stderr.write(`usage: node cli/launch.mjs <name> [arguments], to run cli/<name>.ts; got ${JSON.stringify(name)}\n`);
+  process.exit(2);
+}
+const compiled = path.resolve(".next/plant-store-cli", `${name}.mjs`);
+const built = existsSync(compiled);
+const file = built ? compiled : path.resolve("cli", `${name}.ts`);
+// The CLIs read their arguments from process.argv.slice(2), as if run directly.
+process.argv = [process.argv[0] ?? process.execPath, file, ...args];
+if (!built) await import("tsx");
+await import(pathToFileURL(file).href);
