@@ -1,14 +1,20 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import { setUpOwner } from "@/app/setup/actions";
-import { PASSWORD_MIN, ownerSetupSchema, type OwnerSetupValues } from "@/lib/validations/user";
+import type { OwnerSetupValues } from "@/lib/validations/user";
+import { PASSWORD_MIN } from "@/lib/validations/user-options";
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/user").then(({ ownerSetupSchema }) => ownerSetupSchema)),
+  { email: "Email", name: "Name", password: "Password" },
+);
 
 export function OwnerSetupForm() {
   const {
@@ -16,7 +22,7 @@ export function OwnerSetupForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<OwnerSetupValues>({ resolver: withSentences(zodResolver(ownerSetupSchema), { email: "Email", name: "Name", password: "Password" }), mode: "onTouched", defaultValues: { email: "", name: "", password: "" } });
+  } = useForm<OwnerSetupValues>({ resolver, mode: "onTouched", defaultValues: { email: "", name: "", password: "" } });
 
   async function onSubmit(values: OwnerSetupValues) {
     // Sends the raw input: the server action parses it with the same schema.

@@ -1,14 +1,21 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { signIn } from "next-auth/react";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import { SIGN_IN_RATE_LIMITED, signInSchema, type SignInValues } from "@/lib/validations/user";
+import type { SignInValues } from "@/lib/validations/user";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/user").then(({ signInSchema }) => signInSchema)),
+  { email: "Email", password: "Password" },
+);
+
+const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
 export function SignInForm({ callbackPath }: { callbackPath: string }) {
   const {
@@ -16,10 +23,16 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<SignInValues>({ resolver: withSentences(zodResolver(signInSchema), { email: "Email", password: "Password" }), defaultValues: { email: "", password: "" } });
+  } = useForm<SignInValues>({ resolver, defaultValues: { email: "", password: "" } });
 
   async function onSubmit(values: SignInValues) {
-    const result = await signIn("credentials", { ...values, redirect: false });
+    // next-auth's client (about 10 kB of gzipped script) loads with the first sign-in, not with the page (issue 20).
+    const nextAuth = await import("next-auth/react").catch(() => undefined);
+    if (!nextAuth) {
+      setError("root.server", { message: NOT_LOADED });
+      return;
+    }
+    const result = await nextAuth.signIn("credentials", { ...values, redirect: false });
     if (!result?.ok) {
       setError("root.server", { message: signInRefusal(result?.error) });
       return;

@@ -41,7 +41,7 @@ test.beforeEach(async ({ page }) => {
   await addPlants(page, [
     { id: 7_610_001n, name: "Monstera deliciosa", tag: "e2e-keyboard" },
     { id: 7_610_002n, name: "Pilea peperomioides", tag: "e2e-keyboard" },
-  ]);
+  ], { again: true });
 });
 
 test("on a phone, Tab reaches only controls that can be seen, and no hidden sort link; the Sort field sorts", async ({ page }) => {

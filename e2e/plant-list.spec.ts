@@ -156,8 +156,9 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
   test("nothing is wider than the screen, and every id shows whole", async ({ page }) => {
-    // In id order, as the list is sorted here.
-    const ids = [-9_223_372_036_854_775_808n, 9_007_199_254_740_993n + 7_550_000n, 9_223_372_036_854_775_807n];
+    // In id order, as the list is sorted here. The widest ids: the smallest int64, and 19 digits near the
+    // largest (that one is plant-form.spec.ts's, which stores it and gives it back).
+    const ids = [-9_223_372_036_854_775_808n, 9_007_199_254_740_993n + 7_550_000n, 9_223_372_036_854_775_807n - 7_550_000n];
     // The longest tag there can be (50 characters), and a 200-character name without a space.
     const tag = "e2e-phone-".padEnd(50, "x");
     await addPlants(page, [
@@ -242,7 +243,7 @@ test("a browser that opens the API's list lands on this list, with its filters",
 test("the match downloads as CSV, ids exact, under a name that says what it holds", async ({ page }) => {
   await addPlants(page, [
     { id: 9_007_199_254_740_993n + 7_590_000n, name: "Philodendron, \"Pink Princess\"", tag: "e2e-export" },
-    { id: 9_223_372_036_854_775_806n, name: "=HYPERLINK(evil)", tag: "e2e-export" },
+    { id: 9_223_372_036_854_775_807n - 7_590_000n, name: "=HYPERLINK(evil)", tag: "e2e-export" },
     { id: -9_007_199_254_740_993n, name: "Peperomia", tag: "e2e-export" },
     { id: 7_590_001n, name: "Not this one", tag: "e2e-export-other" },
   ]);
@@ -255,6 +256,6 @@ test("the match downloads as CSV, ids exact, under a name that says what it hold
     "id,name,tag\r\n" +
       "-9007199254740993,Peperomia,e2e-export\r\n" +
       '9007199262330993,"Philodendron, ""Pink Princess""",e2e-export\r\n' +
-      "9223372036854775806,'=HYPERLINK(evil),e2e-export\r\n",
+      "9223372036847185807,'=HYPERLINK(evil),e2e-export\r\n",
   );
 });

@@ -25,6 +25,20 @@ test("a wrong password is refused with an announced error", async ({ page }) => 
   await expect(page).toHaveURL(/\/sign-in$/);
 });
 
+test("a sign-in that cannot load what signs in says so, and signs in once it can", async ({ page, context }) => {
+  await page.goto("/sign-in", { waitUntil: "networkidle" });
+  // The form's checks load with its first submit; next-auth's client, with the first sign-in (issue 20).
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("#sign-in-email-error")).toHaveText("Email is required.");
+  await context.setOffline(true);
+  await signIn(page, OWNER.email, OWNER.password);
+  await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("You are not signed in: the server could not be reached. Check your connection and try again.");
+
+  await context.setOffline(false);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+});
+
 test("sign in, then sign out ends the session", async ({ page }) => {
   await page.goto("/sign-in");
   await signIn(page, OWNER.email, OWNER.password);

@@ -1,15 +1,13 @@
 import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN, ROLES } from "@/lib/validations/user-options";
 
 // Schemas for staff accounts, shared by the setup and sign-in forms, their
-// server actions and the user CLI. Imports only zod: safe in the browser.
+// server actions and the user CLI. Imports only zod: safe in the browser. The
+// roles, the password's length and the sign-in refusal's code are in
+// lib/validations/user-options.ts, so that the forms show them without
+// loading zod (issue 20).
 
-export const ROLES = ["owner", "staff"] as const;
-export type Role = (typeof ROLES)[number];
-
-// NIST SP 800-63B: at least 8 characters for a memorised secret, allow long
-// passphrases. The upper bound only keeps hashing cheap to start.
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 256;
+export { PASSWORD_MAX, PASSWORD_MIN, type Role, ROLES, SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
 
 /** Emails are compared case-insensitively, so they are stored lower-cased. */
 export const emailSchema = z
@@ -44,9 +42,6 @@ export type NewUser = z.output<typeof newUserSchema>;
 /** The first-run form: the first account is always the owner. */
 export const ownerSetupSchema = newUserSchema.omit({ role: true });
 export type OwnerSetupValues = z.input<typeof ownerSetupSchema>;
-
-/** What next-auth hands the sign-in form when too many sign-ins failed: "rate-limited:<seconds to wait>". */
-export const SIGN_IN_RATE_LIMITED = "rate-limited";
 
 // Sign-in checks only presence: the rules for new passwords must not lock out
 // an account made under older rules.

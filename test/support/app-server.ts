@@ -1,15 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { appEnv, startScriptArguments } from "@/test/support/app-env";
-import { tokenCli } from "@/test/support/cli";
-import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
+import { appEnv, startScriptArguments } from "./app-env";
+import { tokenCli } from "./cli";
+import { makeTestDatabase, type TestDatabase } from "./test-database";
 
 // Starts the real, built app (`npm start`: server.ts) on its own port, on a fresh test
 // database of the run's engine (or on one it is given, to run several
 // instances as one service). Run `npm run build` first; `npm test` does.
+// A Playwright spec loads this file too (e2e/page-weight.spec.ts, for a page
+// only an empty database has), as CommonJS: hence relative imports, and the
+// root taken from the working directory, which is the project's for Vitest,
+// Playwright and the npm scripts alike.
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = process.cwd();
 // The production server, exactly as `npm start` runs it (test/support/app-env.ts).
 const SERVER = startScriptArguments().map((arg) => (arg.startsWith("-") ? arg : path.join(ROOT, arg)));
 
