@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import { checkApiToken, createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import { createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import { checkApiToken } from "@/lib/auth/token-check";
 import { createUser } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

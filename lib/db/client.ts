@@ -1,6 +1,6 @@
+import type { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
 import { closeDirectReads } from "@/lib/db/direct-reads";
-import { closePostgresPool, postgresAdapter } from "@/lib/db/postgres";
 import { sqliteAdapter } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
@@ -21,7 +21,20 @@ export type Database = PrismaClient;
 
 function createClient(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") return new PrismaClient({ adapter: sqliteAdapter(database.path) });
-  return new PostgresPrismaClient({ adapter: postgresAdapter(database.url) }) as unknown as Database;
+  return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url) }) as unknown as Database;
+}
+
+/**
+ * Prisma's PostgreSQL adapter, whose module (and pg) loads when Prisma first
+ * connects, rather than wherever this module is imported: the operator CLIs
+ * on SQLite paid about 0.1 s of CPU for it on every call (issue 20).
+ */
+function postgresAdapterOnFirstQuery(url: string): Pick<PrismaPg, "provider" | "adapterName" | "connect"> {
+  return {
+    provider: "postgres",
+    adapterName: "@prisma/adapter-pg",
+    connect: async () => (await import("@/lib/db/postgres")).postgresAdapter(url).connect(),
+  };
 }
 
 export function db(): Database {
@@ -35,7 +48,7 @@ export function db(): Database {
 export async function disconnectDatabase(): Promise<void> {
   await closeDirectReads();
   await takeProcessGlobal<Database>("db")?.$disconnect();
-  await closePostgresPool();
+  if (env().database.provider === "postgresql") await (await import("@/lib/db/postgres")).closePostgresPool();
 }
 
 /**

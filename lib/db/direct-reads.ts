@@ -1,9 +1,6 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
-import pg from "pg";
-import { againAfterOutage } from "@/lib/db/database-outage";
 import type { DatabaseConfig } from "@/lib/db/database-url";
-import { postgresPool } from "@/lib/db/postgres";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 import { registerUnicodeLower } from "@/lib/db/text-match";
 import { env } from "@/lib/server/env";
@@ -59,7 +56,7 @@ type Values = (string | bigint | number)[];
 /** keep: false reads past SQLite's kept answers, for reads too large to keep (an export's pages). */
 type ReadOptions = { keep?: boolean };
 
-type Reader = { all(query: DirectQuery, values: Values, options?: ReadOptions): Promise<DirectRow[]>; close(): Promise<void> };
+export type Reader = { all(query: DirectQuery, values: Values, options?: ReadOptions): Promise<DirectRow[]>; close(): Promise<void> };
 
 /** The rows a read answers now, on the configured database. */
 export function readRows(query: DirectQuery, values: Values, options?: ReadOptions): Promise<DirectRow[]> {
@@ -76,7 +73,28 @@ export async function closeDirectReads(): Promise<void> {
 }
 
 function createReader(database: DatabaseConfig): Reader {
-  return database.provider === "sqlite" ? sqliteReader(database.path) : postgresReader(postgresPool(database.url));
+  if (database.provider === "sqlite") return sqliteReader(database.path);
+  return readerLoadedOnFirstUse(async () => (await import("@/lib/db/postgres-reads")).postgresReader(database.url));
+}
+
+/**
+ * A reader whose module loads with its first read: pg takes about 0.1 s of
+ * CPU to load, which every operator CLI paid on SQLite too (issue 20). Once
+ * loaded, a read costs one call more.
+ */
+function readerLoadedOnFirstUse(load: () => Promise<Reader>): Reader {
+  let loaded: Reader | undefined;
+  let loading: Promise<Reader> | undefined;
+  return {
+    all(query, values, options) {
+      if (loaded) return loaded.all(query, values, options);
+      loading ??= load().then((reader) => (loaded = reader));
+      return loading.then((reader) => reader.all(query, values, options));
+    },
+    async close() {
+      await (await loading)?.close();
+    },
+  };
 }
 
 // Answers kept by the SQLite reader, by query and values; a few kB each.
@@ -138,42 +156,6 @@ function answerKey(query: DirectQuery, values: Values): string {
     key += `\0${typeof value}:${text.length}:${text}`;
   }
   return key;
-}
-
-// PostgreSQL's type id for timestamp (without time zone), Prisma's DateTime.
-const TIMESTAMP_OID = 1114;
-
-/**
- * Prisma keeps DateTime as UTC in timestamp columns, whatever the session's
- * time zone; pg would read them in the process's own zone. Read as UTC, a
- * time is the one Prisma reads, and the one a write binds back meets the stored value.
- */
-const UTC_TIMESTAMPS = {
-  getTypeParser: (oid: number, format?: "text" | "binary") =>
-    oid === TIMESTAMP_OID ? (text: string) => new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(oid, format),
-} as pg.CustomTypesConfig;
-
-function postgresReader(pool: pg.Pool): Reader {
-  const read = (config: pg.QueryConfig) => pool.query<DirectRow>(config);
-  return {
-    async all(query, values) {
-      // int8 arrives as text and is read as a bigint by the caller; no value is rounded on the way.
-      const config = {
-        name: query.postgresName,
-        text: query.postgres,
-        values: values.map((value) => (typeof value === "bigint" ? value.toString() : value)),
-        types: UTC_TIMESTAMPS,
-      };
-      try {
-        return (await read(config)).rows;
-      } catch (error) {
-        // pool.query drops a connection whose query failed; a read that met a dead one is read again on another.
-        return (await againAfterOutage(error, read, config)).rows;
-      }
-    },
-    // The pool is the Prisma adapter's too; disconnectDatabase() closes it after the client.
-    async close() {},
-  };
 }
 
 /** An integer column as a bigint, whichever engine read it. */
