@@ -51,7 +51,7 @@ describe("the API reference at /docs", () => {
     await operations.nth(1).click();
     const statuses = page.locator(".responses-table tbody .response-col_status");
     await statuses.first().waitFor();
-    expect((await statuses.allTextContents()).map((status) => status.trim())).toEqual(["200", "400", "401", "403", "409", "413", "415", "429", "500"]);
+    expect((await statuses.allTextContents()).map((status) => status.trim())).toEqual(["200", "400", "401", "403", "409", "413", "415", "429", "500", "503"]);
     await expect.poll(() => page.locator("section.models").textContent()).toMatch(/Plant.*NewPlant.*Error/s);
     expect(errors).toEqual([]);
     expect(elsewhere).toEqual([]);
