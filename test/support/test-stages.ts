@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+// `npm test`: every stage of the suite, each the npm script a developer runs
+// alone, started as soon as what it needs is done, rather than one after the
+// other. Most stages mostly wait (on a server, a browser, a timer), so two
+// cores carry several at once. A stage's output is printed whole when it ends,
+// under a header, so that stages never interleave; a summary of the times
+// closes the run. The exit status is 1 if any stage failed; a stage whose
+// prerequisite failed does not run.
+
+type Stage = {
+  script: string;
+  /** Stages that must have passed first. */
+  after: string[];
+};
+
+// typecheck, lint and the unit tests need no build. The CLI, HTTP and
+// browser tests run against the build. The CLI and HTTP tests take turns:
+// each is two Vitest workers, and four workers beside the browser lanes made
+// the slowest tests (a server's drain, a browser lane's first run) miss their
+// budgets on two cores.
+const STAGES: Stage[] = [
+  { script: "typecheck", after: [] },
+  { script: "lint", after: [] },
+  { script: "test:unit", after: [] },
+  { script: "build", after: [] },
+  { script: "test:e2e", after: ["build"] },
+  { script: "test:cli", after: ["build"] },
+  { script: "test:http", after: ["build", "test:cli"] },
+];
+
+type Outcome = { status: "passed" | "failed" | "not run"; seconds: number };
+
+const started = Date.now();
+const outcomes = new Map<string, Outcome>();
+const running = new Map<string, ChildProcess>();
+const seconds = (since: number) => (Date.now() - since) / 1000;
+let interrupted = false;
+
+function log(line: string): void {
+  process.stdout.write(`[npm test ${seconds(started).toFixed(0).padStart(4)} s] ${line}\n`);
+}
+
+function run(stage: Stage): Promise<void> {
+  const since = Date.now();
+  log(`${stage.script}: started`);
+  // Its own process group, so that an interrupted run stops the stage's whole tree.
+  const child = spawn("npm", ["run", stage.script], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
+  });
+  running.set(stage.script, child);
+  const output: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      running.delete(stage.script);
+      const outcome: Outcome = { status: code === 0 ? "passed" : "failed", seconds: seconds(since) };
+      outcomes.set(stage.script, outcome);
+      process.stdout.write(`\n──── ${stage.script}: ${outcome.status} in ${outcome.seconds.toFixed(1)} s ────\n`);
+      process.stdout.write(Buffer.concat(output));
+      process.stdout.write("\n");
+      resolve();
+    });
+  });
+}
+
+async function runAll(): Promise<void> {
+  const pending = new Set(STAGES);
+  const active = new Set<Promise<void>>();
+  while (pending.size > 0 || active.size > 0) {
+    for (const stage of [...pending]) {
+      const needs = stage.after.map((script) => outcomes.get(script));
+      if (interrupted || needs.some((outcome) => outcome && outcome.status !== "passed")) {
+        pending.delete(stage);
+        outcomes.set(stage.script, { status: "not run", seconds: 0 });
+        const failed = stage.after.filter((script) => outcomes.get(script)?.status !== "passed");
+        log(`${stage.script}: not run, as ${interrupted ? "the run was interrupted" : `${failed.join(" and ")} did not pass`}`);
+      } else if (needs.every((outcome) => outcome?.status === "passed")) {
+        pending.delete(stage);
+        const done: Promise<void> = run(stage).then(() => void active.delete(done));
+        active.add(done);
+      }
+    }
+    if (active.size > 0) await Promise.race(active);
+  }
+}
+
+function summary(): void {
+  process.stdout.write("\nnpm test: stage        status    seconds\n");
+  for (const { script } of STAGES) {
+    const outcome = outcomes.get(script);
+    process.stdout.write(`          ${script.padEnd(12)} ${(outcome?.status ?? "not run").padEnd(9)} ${outcome ? outcome.seconds.toFixed(1).padStart(7) : ""}\n`);
+  }
+  process.stdout.write(`          ${"whole run".padEnd(22)} ${seconds(started).toFixed(1).padStart(7)}\n`);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  // `on`, not `once`: Ctrl-C reaches this process both from the terminal and
+  // from tsx, which passes it on; the second must not end the run untidily.
+  process.on(signal, () => {
+    if (!interrupted) log(`${signal}: stopping the stages that run`);
+    interrupted = true;
+    for (const child of running.values()) if (child.pid) process.kill(-child.pid, signal);
+  });
+}
+
+void runAll().then(() => {
+  summary();
+  process.exitCode = !interrupted && [...outcomes.values()].every((outcome) => outcome.status === "passed") ? 0 : 1;
+});
