@@ -96,7 +96,8 @@ export async function startApp(
     if (!running) return { code: null, signal: null };
     if (running.exitCode !== null || running.signalCode !== null) return { code: running.exitCode, signal: running.signalCode };
     return new Promise((resolve) => {
-      running.once("exit", (code, exitSignal) => resolve({ code, signal: exitSignal }));
+      // "close", not "exit": the last lines written before exiting may still be in the pipe at "exit".
+      running.once("close", (code, exitSignal) => resolve({ code, signal: exitSignal }));
       running.kill(signal);
     });
   }

@@ -22,7 +22,8 @@ export async function startWorkerProcess(database: Pick<TestDatabase, "env">, en
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // "close", not "exit": the last lines written before exiting may still be in the pipe at "exit".
+  const exited = new Promise<Exit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
   const deadline = Date.now() + 20_000;
   while (!log.includes('"message":"webhook worker started"')) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${log}`);
