@@ -12,7 +12,7 @@ import { chromiumPath } from "./test/support/chromium";
 // runs SQLite's specs alone, `--project postgresql` PostgreSQL's.
 //
 // Test settings are read from the environment here, not through lib/server/env.ts:
-//   PLAYWRIGHT_CHROMIUM_PATH  the Chromium to drive (default /usr/bin/chromium)
+//   PLAYWRIGHT_CHROMIUM_PATH  the Chromium to drive (default: Debian's headless shell, else /usr/bin/chromium)
 //   TEST_POSTGRES_URL         the PostgreSQL server to make the database on (default: local, user postgres)
 
 const chromium = chromiumPath();

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from "@playwright/test";
+import { desktopChromiumPath } from "../test/support/chromium";
 import { expect, expectNoAxeViolations, OWNER, signIn, test } from "./fixtures";
 
 // Add a plant without a network, in Chromium with the app's service worker.
@@ -10,6 +11,10 @@ import { expect, expectNoAxeViolations, OWNER, signIn, test } from "./fixtures";
 // server. Coming back online, the page sends on its `online` event; with
 // every page closed, Chromium wakes the worker with a Background Sync event
 // (it does here, now that the worker was offline too).
+
+// Background Sync is the desktop browser's: the headless shell the other specs
+// run in never fires it, so this file runs in the whole of Chromium.
+test.use({ launchOptions: { executablePath: desktopChromiumPath() } });
 
 const APP = "**/*";
 
