@@ -152,8 +152,10 @@ function withSqlite<T>(file: string, action: (sqlite: Database.Database) => T): 
 
 export type StoredPlant = { id: bigint; name: string; tag: string | null };
 
-export function storedPlants(database: TestDatabase): Promise<StoredPlant[]> {
-  return database.query<StoredPlant>("SELECT id, name, tag FROM plants ORDER BY id");
+/** The stored plants in id order: all of them, or (on a database several test files share) those with ids from `from` to `to`. */
+export function storedPlants(database: TestDatabase, ids?: { from: bigint; to: bigint }): Promise<StoredPlant[]> {
+  if (ids === undefined) return database.query<StoredPlant>("SELECT id, name, tag FROM plants ORDER BY id");
+  return database.query<StoredPlant>("SELECT id, name, tag FROM plants WHERE id BETWEEN $1 AND $2 ORDER BY id", [ids.from, ids.to]);
 }
 
 /** The tables of a test database, by name. */
