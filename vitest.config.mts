@@ -11,6 +11,9 @@ const UNIT = ["lib/**/*.test.ts"];
 const CLI = ["cli/**/*.test.ts"];
 const HTTP = ["test/http/**/*.test.ts"];
 const POSTGRES = { env: { TEST_DATABASE: "postgresql" }, globalSetup: ["test/support/postgres-global-setup.ts"] };
+// One built app per engine that the HTTP files share (test/support/shared-app.ts);
+// after postgres-global-setup.ts, which fixes the run's database name prefix.
+const SHARED_APP = "test/support/shared-app-global-setup.ts";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -25,9 +28,12 @@ export default defineConfig({
       { extends: true, test: { name: "unit-postgres", include: UNIT, ...POSTGRES } },
       { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" } } },
       { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES } },
-      { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" } } },
+      { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" }, globalSetup: [SHARED_APP] } },
       // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
-      { extends: true, test: { name: "http-postgres", include: [...HTTP, "test/instances/**/*.test.ts"], ...POSTGRES } },
+      {
+        extends: true,
+        test: { name: "http-postgres", include: [...HTTP, "test/instances/**/*.test.ts"], ...POSTGRES, globalSetup: [...POSTGRES.globalSetup, SHARED_APP] },
+      },
     ],
   },
 });

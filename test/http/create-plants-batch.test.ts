@@ -1,28 +1,34 @@
 import { request as httpRequest } from "node:http";
 import { isLosslessNumber, parse } from "lossless-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppWithTokens } from "@/test/support/app-server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type SharedApp, sharedAppWithTokens, withIds } from "@/test/support/shared-app";
 import { storedPlants } from "@/test/support/test-database";
 
 // The contract of POST /plants/batch (issue 10), over HTTP against the built
 // app on a database of the run's engine: each item decided as POST /plants
 // would decide it, answered in the batch's order; JSON and CSV; the limits.
 // (Every status against the document: openapi-contract.test.ts.)
+// On the app the HTTP files share: this file's plants have ids from 1000000
+// to 1999999 (OWN), from -2^63+1000 to -2^63+1999, and -1000; the int64
+// edges, 2^53 and its neighbour, 1000, 2 and 2^63-2, which other files store
+// too, it takes for each test that needs them (withIds).
 
-let app: AppServer;
+let app: SharedApp;
 let writeToken: string;
 let readToken: string;
 
-beforeAll(async () => ({ app, writeToken, readToken } = await startAppWithTokens()));
-afterAll(() => app?.stop());
+beforeAll(async () => ({ app, writeToken, readToken } = await sharedAppWithTokens()));
 
 const JSON_TYPE = "application/json";
 const CSV_TYPE = "text/csv";
 const MAX = 9223372036854775807n;
 const MIN = -9223372036854775808n;
 
-let nextId = 1_000_000n;
+const OWN = { from: 1_000_000n, to: 1_999_999n };
+let nextId = OWN.from;
 const freshIds = (count: number) => Array.from({ length: count }, () => nextId++);
+// The id of the plants this file sends to be refused, which it never stores.
+const REFUSED = OWN.to;
 
 function post(body: BodyInit, contentType: string | null = JSON_TYPE, token = writeToken, path = "/plants/batch"): Promise<Response> {
   return fetch(`${app.url}${path}`, {
@@ -56,8 +62,9 @@ async function expectError(response: Response, status: number, message: string |
   return body;
 }
 
+/** The plants with this file's own ids: what a refused batch must leave as it was. */
 async function rowCount(): Promise<bigint> {
-  const [row] = await app.database.query<{ count: bigint }>("SELECT count(*) AS count FROM plants");
+  const [row] = await app.database.query<{ count: bigint }>("SELECT count(*) AS count FROM plants WHERE id BETWEEN $1 AND $2", [OWN.from, OWN.to]);
   return BigInt(row!.count);
 }
 
@@ -114,23 +121,25 @@ describe("a JSON batch", () => {
     expect(await stored(palm)).toBeUndefined();
   });
 
-  it("keeps ids at the int64 edges and around 2^53 exact, reads 1e3 as 1000 and refuses 2^63", async () => {
-    const response = await post(
-      '[{"id":-9223372036854775808,"name":"min"},{"id":9223372036854775807,"name":"max"},{"id":9007199254740993,"name":"2^53+1"},' +
-        '{"id":9007199254740992,"name":"2^53"},{"id":1e3,"name":"thousand"},{"id":9223372036854775808,"name":"2^63"}]',
-    );
-    const text = await response.clone().text();
-    expect(text).toContain('"plant":{"id":-9223372036854775808,"name":"min"}');
-    expect(text).toContain('"plant":{"id":9223372036854775807,"name":"max"}');
-    expect(text).toContain('"plant":{"id":9007199254740993,"name":"2^53+1"}');
-    const answered = await results(response);
-    expect(answered.map((result) => result.status)).toEqual(["stored", "stored", "stored", "stored", "stored", "invalid"]);
-    expect(answered[4]?.plant?.id).toBe(1000n);
-    expect(answered[5]?.error?.details).toEqual([{ field: "id", message: "id must be an integer from -9223372036854775808 to 9223372036854775807" }]);
-    for (const [id, name] of [[MIN, "min"], [MAX, "max"], [9007199254740993n, "2^53+1"], [9007199254740992n, "2^53"], [1000n, "thousand"]] as const) {
-      expect(await stored(id)).toEqual({ id, name, tag: null });
-    }
-  });
+  it("keeps ids at the int64 edges and around 2^53 exact, reads 1e3 as 1000 and refuses 2^63", () =>
+    withIds(app, [MIN, MAX, 9007199254740993n, 9007199254740992n, 1000n], async () => {
+      const response = await post(
+        '[{"id":-9223372036854775808,"name":"min"},{"id":9223372036854775807,"name":"max"},{"id":9007199254740993,"name":"2^53+1"},' +
+          '{"id":9007199254740992,"name":"2^53"},{"id":1e3,"name":"thousand"},{"id":9223372036854775808,"name":"2^63"}]',
+      );
+      const text = await response.clone().text();
+      expect(text).toContain('"plant":{"id":-9223372036854775808,"name":"min"}');
+      expect(text).toContain('"plant":{"id":9223372036854775807,"name":"max"}');
+      expect(text).toContain('"plant":{"id":9007199254740993,"name":"2^53+1"}');
+      const answered = await results(response);
+      expect(answered.map((result) => result.status)).toEqual(["stored", "stored", "stored", "stored", "stored", "invalid"]);
+      expect(answered[4]?.plant?.id).toBe(1000n);
+      expect(answered[5]?.error?.details).toEqual([{ field: "id", message: "id must be an integer from -9223372036854775808 to 9223372036854775807" }]);
+      for (const [id, name] of [[MIN, "min"], [MAX, "max"], [9007199254740993n, "2^53+1"], [9007199254740992n, "2^53"], [1000n, "thousand"]] as const) {
+        expect(await stored(id)).toEqual({ id, name, tag: null });
+      }
+    }),
+  );
 
   it("takes 1,000 plants, each stored once", async () => {
     const ids = freshIds(1_000);
@@ -162,10 +171,10 @@ describe("a JSON batch", () => {
   });
 
   it.each([
-    ["an object", '{"id":1,"name":"Fern"}', /must be a JSON array of plants/],
+    ["an object", `{"id":${REFUSED},"name":"Fern"}`, /must be a JSON array of plants/],
     ["a string", '"plants"', /must be a JSON array of plants/],
     ["null", "null", /must be a JSON array of plants/],
-    ["malformed JSON", '[{"id":1,"name":"Fern"},', /not valid JSON/],
+    ["malformed JSON", `[{"id":${REFUSED},"name":"Fern"},`, /not valid JSON/],
     ["an empty body", "", /body is empty; send a JSON array of plants/],
   ])("refuses %s as a whole with 400, storing nothing", async (_, body, message) => {
     const before = await rowCount();
@@ -174,70 +183,72 @@ describe("a JSON batch", () => {
   });
 
   it("refuses a whole request that is not valid UTF-8", async () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('[{"id":5,"name":"'), 0xff, ...new TextEncoder().encode('"}]')]);
+    const bytes = new Uint8Array([...new TextEncoder().encode(`[{"id":${REFUSED},"name":"`), 0xff, ...new TextEncoder().encode('"}]')]);
     await expectError(await post(bytes), 400, "not valid UTF-8");
   });
 });
 
 describe("a CSV batch", () => {
-  it("reads RFC 4180: quoted commas and quotes, a quoted line break, a header in any order, guarded formulas; each result names its line", async () => {
-    const ids = freshIds(6);
-    const csv = [
-      "tag,name,id",
-      `indoor,"Fern, Boston",${ids[0]}`,
-      `,"Ivy ""the climber""",${ids[1]}`,
-      `x,"Multi`,
-      `line",${ids[2]}`,
-      "",
-      `'=SUM(A1:A2),'@cmd,${ids[3]}`,
-      `,'-Fern,9223372036854775806`,
-      `,''quoted,-1e3`,
-      `,Bad id,12abc`,
-      `,Short`,
-      `,'Fern,${ids[4]}`,
-      `"",Empty tag,${ids[5]}`,
-    ].join("\r\n");
-    const answered = await results(await post(csv, CSV_TYPE));
-    expect(answered).toEqual([
-      { index: 0, line: 2, status: "stored", plant: { id: ids[0], name: "Fern, Boston", tag: "indoor" } },
-      { index: 1, line: 3, status: "stored", plant: { id: ids[1], name: 'Ivy "the climber"' } },
-      {
-        index: 2,
-        line: 4,
-        status: "invalid",
-        error: { error: 400, message: "line 4: name must not contain control characters", details: [{ field: "name", message: "name must not contain control characters" }] },
-      },
-      { index: 3, line: 7, status: "stored", plant: { id: ids[3], name: "@cmd", tag: "=SUM(A1:A2)" } },
-      { index: 4, line: 8, status: "stored", plant: { id: MAX - 1n, name: "-Fern" } },
-      { index: 5, line: 9, status: "stored", plant: { id: -1000n, name: "'quoted" } },
-      {
-        index: 6,
-        line: 10,
-        status: "invalid",
-        error: {
-          error: 400,
-          message: "line 10: id must be an integer from -9223372036854775808 to 9223372036854775807",
-          details: [{ field: "id", message: "id must be an integer from -9223372036854775808 to 9223372036854775807" }],
+  it("reads RFC 4180: quoted commas and quotes, a quoted line break, a header in any order, guarded formulas; each result names its line", () =>
+    withIds(app, [MAX - 1n], async () => {
+      const ids = freshIds(6);
+      const csv = [
+        "tag,name,id",
+        `indoor,"Fern, Boston",${ids[0]}`,
+        `,"Ivy ""the climber""",${ids[1]}`,
+        `x,"Multi`,
+        `line",${ids[2]}`,
+        "",
+        `'=SUM(A1:A2),'@cmd,${ids[3]}`,
+        `,'-Fern,9223372036854775806`,
+        `,''quoted,-1e3`,
+        `,Bad id,12abc`,
+        `,Short`,
+        `,'Fern,${ids[4]}`,
+        `"",Empty tag,${ids[5]}`,
+      ].join("\r\n");
+      const answered = await results(await post(csv, CSV_TYPE));
+      expect(answered).toEqual([
+        { index: 0, line: 2, status: "stored", plant: { id: ids[0], name: "Fern, Boston", tag: "indoor" } },
+        { index: 1, line: 3, status: "stored", plant: { id: ids[1], name: 'Ivy "the climber"' } },
+        {
+          index: 2,
+          line: 4,
+          status: "invalid",
+          error: { error: 400, message: "line 4: name must not contain control characters", details: [{ field: "name", message: "name must not contain control characters" }] },
         },
-      },
-      {
-        index: 7,
-        line: 11,
-        status: "invalid",
-        error: { error: 400, message: "line 11: the row has 2 cells; the header names 3", details: [{ field: "(row)", message: "the row has 2 cells; the header names 3" }] },
-      },
-      // A lone apostrophe before anything but a formula character is the name's own.
-      { index: 8, line: 12, status: "stored", plant: { id: ids[4], name: "'Fern" } },
-      { index: 9, line: 13, status: "stored", plant: { id: ids[5], name: "Empty tag" } },
-    ]);
-    expect(await stored(ids[3]!)).toEqual({ id: ids[3], name: "@cmd", tag: "=SUM(A1:A2)" });
-    expect(await stored(ids[5]!)).toEqual({ id: ids[5], name: "Empty tag", tag: null });
-    expect(await stored(ids[2]!)).toBeUndefined();
+        { index: 3, line: 7, status: "stored", plant: { id: ids[3], name: "@cmd", tag: "=SUM(A1:A2)" } },
+        { index: 4, line: 8, status: "stored", plant: { id: MAX - 1n, name: "-Fern" } },
+        { index: 5, line: 9, status: "stored", plant: { id: -1000n, name: "'quoted" } },
+        {
+          index: 6,
+          line: 10,
+          status: "invalid",
+          error: {
+            error: 400,
+            message: "line 10: id must be an integer from -9223372036854775808 to 9223372036854775807",
+            details: [{ field: "id", message: "id must be an integer from -9223372036854775808 to 9223372036854775807" }],
+          },
+        },
+        {
+          index: 7,
+          line: 11,
+          status: "invalid",
+          error: { error: 400, message: "line 11: the row has 2 cells; the header names 3", details: [{ field: "(row)", message: "the row has 2 cells; the header names 3" }] },
+        },
+        // A lone apostrophe before anything but a formula character is the name's own.
+        { index: 8, line: 12, status: "stored", plant: { id: ids[4], name: "'Fern" } },
+        { index: 9, line: 13, status: "stored", plant: { id: ids[5], name: "Empty tag" } },
+      ]);
+      expect(await stored(ids[3]!)).toEqual({ id: ids[3], name: "@cmd", tag: "=SUM(A1:A2)" });
+      expect(await stored(ids[5]!)).toEqual({ id: ids[5], name: "Empty tag", tag: null });
+      expect(await stored(ids[2]!)).toBeUndefined();
 
-    // The same file again: nothing new, nothing changed.
-    const again = await results(await post(csv, CSV_TYPE));
-    expect(again.map((result) => result.status)).toEqual(answered.map((result) => (result.status === "stored" ? "already stored" : result.status)));
-  });
+      // The same file again: nothing new, nothing changed.
+      const again = await results(await post(csv, CSV_TYPE));
+      expect(again.map((result) => result.status)).toEqual(answered.map((result) => (result.status === "stored" ? "already stored" : result.status)));
+    }),
+  );
 
   it("reads LF line ends, a byte order mark, no tag column, and an empty or missing id or name as absent", async () => {
     const [id] = freshIds(1);
@@ -250,22 +261,24 @@ describe("a CSV batch", () => {
     ]);
   });
 
-  it("reads ids exactly as the JSON reader does: 007, +1, 0x10, 1.5 and spaces are not ids", async () => {
-    const csv = ["id,name", "007,a", "+1,b", "0x10,c", "1.5,d", " 1,e", "2.0e0,f"].join("\n");
-    const answered = await results(await post(csv, CSV_TYPE));
-    expect(answered.map((result) => result.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", expect.stringMatching(/stored/)]);
-    expect(answered[5]?.plant?.id).toBe(2n);
-  });
+  it("reads ids exactly as the JSON reader does: 007, +1, 0x10, 1.5 and spaces are not ids", () =>
+    withIds(app, [2n], async () => {
+      const csv = ["id,name", "007,a", "+1,b", "0x10,c", "1.5,d", " 1,e", "2.0e0,f"].join("\n");
+      const answered = await results(await post(csv, CSV_TYPE));
+      expect(answered.map((result) => result.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid", expect.stringMatching(/stored/)]);
+      expect(answered[5]?.plant?.id).toBe(2n);
+    }),
+  );
 
   it("answers a file of only a header with an empty list", async () => {
     expect(await results(await post("id,name,tag\r\n", CSV_TYPE))).toEqual([]);
   });
 
   it.each([
-    ["an unknown column", "id,name,colour\n1,a,green\n", 'line 1: unknown column "colour"'],
-    ["a column named twice", "id,name,name\n1,a,b\n", "line 1: the column name is named twice"],
+    ["an unknown column", `id,name,colour\n${REFUSED},a,green\n`, 'line 1: unknown column "colour"'],
+    ["a column named twice", `id,name,name\n${REFUSED},a,b\n`, "line 1: the column name is named twice"],
     ["no id column", "name,tag\na,b\n", "line 1: no column id"],
-    ["a header in capitals", "ID,Name\n1,a\n", 'line 1: unknown column "ID"'],
+    ["a header in capitals", `ID,Name\n${REFUSED},a\n`, 'line 1: unknown column "ID"'],
     ["no header at all", "\r\n\r\n", "the CSV has no header row"],
   ])("refuses %s in the header as a whole, storing nothing", async (_, csv, message) => {
     const before = await rowCount();
@@ -301,7 +314,7 @@ describe("the request", () => {
     ["JSON in another charset", "application/json; charset=iso-8859-1", /unsupported charset iso-8859-1/],
     ["CSV in another charset", "text/csv; charset=windows-1252", /unsupported charset windows-1252/],
   ])("%s gets 415", async (_, type, message) => {
-    const body = type?.startsWith("text/csv") ? "id,name\n1,a\n" : '[{"id":1,"name":"a"}]';
+    const body = type?.startsWith("text/csv") ? `id,name\n${REFUSED},a\n` : `[{"id":${REFUSED},"name":"a"}]`;
     await expectError(await post(new Blob([body]), type), 415, message);
   });
 
@@ -364,7 +377,7 @@ describe("concurrency", () => {
       Promise.all(batches.map(async (batch, writer) => results(await post(writer === 3 ? toCsv(batch) : jsonBatch(batch), writer === 3 ? CSV_TYPE : JSON_TYPE)))),
       Promise.all(singles.map((plant) => post(`{"id":${plant.id},"name":"${plant.name}"}`, JSON_TYPE, writeToken, "/plants"))),
     ]);
-    const rows = new Map((await storedPlants(app.database)).map((plant) => [plant.id, plant.name]));
+    const rows = new Map((await storedPlants(app.database, { from: ids[0]!, to: ids.at(-1)! })).map((plant) => [plant.id, plant.name]));
     expect(ids.every((id) => rows.has(id))).toBe(true);
     const storedBy = new Map<bigint, number>();
     batches.forEach((batch, writer) =>

@@ -1,24 +1,23 @@
 import { type Browser, chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startApp } from "@/test/support/app-server";
 import { chromiumPath } from "@/test/support/chromium";
+import { sharedApp } from "@/test/support/shared-app";
 
 // /docs in a real browser: the reference renders every operation from
 // /openapi.json, and nothing is fetched from anywhere but the app (it works
 // offline). Playwright cannot download its own browser here, so this drives
-// the system Chromium that .ci/run installs.
+// the system Chromium that .ci/run installs. The page does not depend on the
+// data: it runs against the app the HTTP files share.
 
-let app: AppServer;
+const app = sharedApp();
 let browser: Browser;
 
 beforeAll(async () => {
-  app = await startApp();
   browser = await chromium.launch({ executablePath: chromiumPath() });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await app?.stop();
 });
 
 describe("the API reference at /docs", () => {

@@ -10,6 +10,9 @@ import { type StoredPlant, storedPlants } from "@/test/support/test-database";
 // 10): RFC 4180 text, exact ids, the formula guard, the same filters as the
 // JSON list, and an export of thousands of plants that csv-parse reads back
 // to exactly what the database holds.
+// On an app of its own, not the one the other HTTP files share: the export
+// without filters is the whole table, byte for byte, and the large export
+// empties the table for 5,000 plants with ids anywhere in int64.
 
 let app: AppServer;
 let writeToken: string;

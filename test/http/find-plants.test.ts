@@ -6,6 +6,9 @@ import { type AppServer, startAppWithTokens } from "@/test/support/app-server";
 // alone and together, paging through a filtered list by its Link header, the
 // count on request (Prefer: count=exact), and the query's rules. The CSV
 // export of the same list: export-plants-csv.test.ts.
+// On an app of its own, not the one the other HTTP files share: q alone
+// searches every plant's name, and the count without filters is the whole
+// table's; a tag on every query would leave the filters alone untested.
 
 let app: AppServer;
 let writeToken: string;

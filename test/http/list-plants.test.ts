@@ -4,6 +4,9 @@ import { type AppServer, startAppWithTokens } from "@/test/support/app-server";
 
 // GET /plants over HTTP against the built app: order, limit, cursor paging and
 // the Link header. (Every status against the document: lib/openapi-contract.test.ts.)
+// On an app of its own, not the one the other HTTP files share: the list
+// without filters answers the whole table, and its order, pages and default
+// limit over everything stored are what this file tests.
 
 let app: AppServer;
 let writeToken: string;

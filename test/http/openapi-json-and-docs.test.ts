@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringifyExactJson } from "@/lib/json/exact-json";
 import { buildOpenApiDocument } from "@/lib/api/openapi-document";
-import { type AppServer, startApp } from "@/test/support/app-server";
+import { sharedApp } from "@/test/support/shared-app";
 
-// The document and the reference page are public and served by the built app.
+// The document and the reference page are public and served by the built app
+// (the one the HTTP files share: neither depends on the data).
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startApp();
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
+const app = sharedApp();
 
 describe("GET /openapi.json", () => {
   it("serves the document built from the zod schemas, exactly, without authentication", async () => {

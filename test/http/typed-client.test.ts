@@ -3,12 +3,16 @@ import { isLosslessNumber, parse, stringify } from "lossless-json";
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_TYPES_FILE, renderApiTypes } from "@/test/support/api-types";
-import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { createToken } from "@/test/support/app-server";
 import type { components, paths } from "@/test/support/plant-store-api";
+import { holdIds, sharedApp } from "@/test/support/shared-app";
 
 // A client generated from the OpenAPI document (openapi-typescript types +
 // openapi-fetch), used as an outside JavaScript client would use it, against
-// the built app, with ids beyond 2^53.
+// the built app, with ids beyond 2^53. On the app the HTTP files share: its
+// ids (2^53 and beyond, 2^63-1, -1, 5) are ones other files store too, so it
+// holds them for the whole file (holdIds), and its plants have a tag only it
+// uses, to which its lists, searches and exports are restricted.
 
 type Plant = components["schemas"]["Plant"];
 type PlantBatchResult = components["schemas"]["PlantBatchResult"];
@@ -40,12 +44,16 @@ function nextAfter(response: Response): bigint | undefined {
 }
 
 const IDS = [9007199254740993n, -1n, 5n, 9223372036854775807n, 9007199254740992n];
+// Created by the batch test.
+const BATCH_IDS = [9007199254740995n, 9007199254740997n];
+const TAG = "typed-client";
 
-let app: AppServer;
+const app = sharedApp();
 let client: ReturnType<typeof createClient<paths>>;
+let release: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  app = await startApp();
+  release = await holdIds(app, [...IDS, ...BATCH_IDS]);
   const token = await createToken(app.database, ["plants:write"]);
   client = createClient<paths>({
     baseUrl: app.url,
@@ -56,7 +64,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app?.stop();
+  await release?.();
 });
 
 describe("a client generated from /openapi.json", () => {
@@ -66,8 +74,8 @@ describe("a client generated from /openapi.json", () => {
 
   it("creates plants and gets every id back exactly", async () => {
     for (const id of IDS) {
-      const plant = await answer<Plant>(client.POST("/plants", { body: { id, name: `plant ${id}`, tag: "test" }, parseAs: "text" }));
-      expect(plant).toEqual({ id, name: `plant ${id}`, tag: "test" });
+      const plant = await answer<Plant>(client.POST("/plants", { body: { id, name: `plant ${id}`, tag: TAG }, parseAs: "text" }));
+      expect(plant).toEqual({ id, name: `plant ${id}`, tag: TAG });
     }
   });
 
@@ -75,7 +83,7 @@ describe("a client generated from /openapi.json", () => {
     const pages: bigint[][] = [];
     let after: bigint | undefined;
     do {
-      const call = client.GET("/plants", { params: { query: { limit: 2, ...(after !== undefined && { after }) } }, parseAs: "text" });
+      const call = client.GET("/plants", { params: { query: { tag: TAG, limit: 2, ...(after !== undefined && { after }) } }, parseAs: "text" });
       const plants = await answer<Plant[]>(call);
       pages.push(plants.map((plant) => plant.id));
       after = nextAfter((await call).response);
@@ -88,9 +96,9 @@ describe("a client generated from /openapi.json", () => {
   });
 
   it("finds plants by tag and by a text in the name, and counts the whole match when asked", async () => {
-    const query = { tag: "test", q: "PLANT 90071992547409", limit: 1 };
+    const query = { tag: TAG, q: "PLANT 90071992547409", limit: 1 };
     const counted = client.GET("/plants", { params: { query, header: { Prefer: "count=exact" } }, parseAs: "text" });
-    expect(await answer<Plant[]>(counted)).toEqual([{ id: 9007199254740992n, name: "plant 9007199254740992", tag: "test" }]);
+    expect(await answer<Plant[]>(counted)).toEqual([{ id: 9007199254740992n, name: "plant 9007199254740992", tag: TAG }]);
     const { response } = await counted;
     expect(response.headers.get("x-total-count")).toBe("2");
     expect(response.headers.get("preference-applied")).toBe("count=exact");
@@ -100,16 +108,16 @@ describe("a client generated from /openapi.json", () => {
   });
 
   it("exports the matching plants as CSV, ids exact", async () => {
-    const { data, response } = await client.GET("/plants", { params: { query: { q: "plant 9" } }, headers: { accept: "text/csv" }, parseAs: "text" });
+    const { data, response } = await client.GET("/plants", { params: { query: { tag: TAG, q: "plant 9" } }, headers: { accept: "text/csv" }, parseAs: "text" });
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
     expect(data).toBe(
-      "id,name,tag\r\n9007199254740992,plant 9007199254740992,test\r\n9007199254740993,plant 9007199254740993,test\r\n9223372036854775807,plant 9223372036854775807,test\r\n",
+      `id,name,tag\r\n9007199254740992,plant 9007199254740992,${TAG}\r\n9007199254740993,plant 9007199254740993,${TAG}\r\n9223372036854775807,plant 9223372036854775807,${TAG}\r\n`,
     );
   });
 
   it("gets a plant by an id above 2^53, distinct from its rounded neighbour", async () => {
     const plant = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740993n } }, parseAs: "text" }));
-    expect(plant).toEqual({ id: 9007199254740993n, name: "plant 9007199254740993", tag: "test" });
+    expect(plant).toEqual({ id: 9007199254740993n, name: "plant 9007199254740993", tag: TAG });
   });
 
   it("changes a plant by an id above 2^53 under its ETag, and a stale ETag changes nothing", async () => {
@@ -131,7 +139,7 @@ describe("a client generated from /openapi.json", () => {
     expect(stale.response.headers.get("etag")).toBe(changedEtag);
     expect(stale.error).toMatchObject({ error: 412 });
     const neighbour = await answer<Plant>(client.GET("/plants/{id}", { params: { path: { id: 9007199254740992n } }, parseAs: "text" }));
-    expect(neighbour).toEqual({ id: 9007199254740992n, name: "plant 9007199254740992", tag: "test" });
+    expect(neighbour).toEqual({ id: 9007199254740992n, name: "plant 9007199254740992", tag: TAG });
   });
 
   it("deletes a plant by an id above 2^53 and leaves its neighbour", async () => {
@@ -148,16 +156,16 @@ describe("a client generated from /openapi.json", () => {
     const results = await answer<PlantBatchResult[]>(
       client.POST("/plants/batch", {
         body: [
-          { id: 9007199254740995n, name: "batch", tag: "test" },
-          { id: 5n, name: "plant 5", tag: "test" },
+          { id: 9007199254740995n, name: "batch", tag: TAG },
+          { id: 5n, name: "plant 5", tag: TAG },
           { id: 9007199254740992n, name: "not the stored one" },
         ],
         parseAs: "text",
       }),
     );
     expect(results).toEqual([
-      { index: 0, status: "stored", plant: { id: 9007199254740995n, name: "batch", tag: "test" } },
-      { index: 1, status: "already stored", plant: { id: 5n, name: "plant 5", tag: "test" } },
+      { index: 0, status: "stored", plant: { id: 9007199254740995n, name: "batch", tag: TAG } },
+      { index: 1, status: "already stored", plant: { id: 5n, name: "plant 5", tag: TAG } },
       { index: 2, status: "conflict", error: { error: 409, message: "a plant with id 9007199254740992 already exists with different data" } },
     ]);
     // The status tells which of plant and error a result has.

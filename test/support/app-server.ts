@@ -142,8 +142,9 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`the app did not start within 30 s:\n${output()}`);
 }
 
-export async function createToken(database: TestDatabase, scopes: string[] = ["plants:write"], expires = "1h"): Promise<string> {
-  const { stdout } = await tokenCli(database, ["create", "--name", "test", ...scopes.flatMap((scope) => ["--scope", scope]), "--expires", expires]);
+/** A token made with the token CLI; a label of its own lets a test find its record among other files' tokens (on the shared app). */
+export async function createToken(database: TestDatabase, scopes: string[] = ["plants:write"], expires = "1h", label = "test"): Promise<string> {
+  const { stdout } = await tokenCli(database, ["create", "--name", label, ...scopes.flatMap((scope) => ["--scope", scope]), "--expires", expires]);
   return stdout.trim();
 }
 

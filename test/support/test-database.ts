@@ -48,21 +48,16 @@ export function testDatabasePrefix(): string {
 
 let made = 0;
 
+/** What a process needs to reach a test database it did not make (the shared app's, in a test worker): all of TestDatabase that survives JSON. */
+export type TestDatabasePlace = Pick<TestDatabase, "provider" | "config" | "dataDir" | "url" | "env">;
+
 export async function makeTestDatabase(provider = testDatabaseProvider()): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "plant-store-test-"));
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (provider === "sqlite") {
     const file = defaultDatabasePath(dataDir);
-    return {
-      provider,
-      config: { provider, path: file },
-      dataDir,
-      url: `file:${file}`,
-      env: { DATA_DIR: dataDir, DATABASE_URL: `file:${file}` },
-      query: (sql, params) => querySqlite(file, sql, params),
-      exec: async (script) => withSqlite(file, (sqlite) => void sqlite.exec(script)),
-      drop: async () => removeDataDir(),
-    };
+    const place: TestDatabasePlace = { provider, config: { provider, path: file }, dataDir, url: `file:${file}`, env: { DATA_DIR: dataDir, DATABASE_URL: `file:${file}` } };
+    return testDatabaseAt(place, async () => removeDataDir());
   }
   const name = `${testDatabasePrefix()}${process.pid}_${made++}`;
   await withPostgres(testPostgresUrl(), (client) => client.query(`CREATE DATABASE "${name}"`));
@@ -75,18 +70,32 @@ export async function makeTestDatabase(provider = testDatabaseProvider()): Promi
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
   };
+  return testDatabaseAt({ provider, config: { provider, url: url.href }, dataDir, url: url.href, env }, async () => {
+    await dropPostgresDatabase(name);
+    removeDataDir();
+  });
+}
+
+/**
+ * A TestDatabase for the database a place names, with the direct access of
+ * either engine; `drop` is what dropping it means to this process. The one
+ * making a database and a worker given its place (test/support/shared-app.ts) share this.
+ */
+export function testDatabaseAt(place: TestDatabasePlace, drop: () => Promise<void>): TestDatabase {
+  const { config } = place;
+  if (config.provider === "sqlite") {
+    return {
+      ...place,
+      query: (sql, params) => querySqlite(config.path, sql, params),
+      exec: async (script) => withSqlite(config.path, (sqlite) => void sqlite.exec(script)),
+      drop,
+    };
+  }
   return {
-    provider,
-    config: { provider, url: url.href },
-    dataDir,
-    url: url.href,
-    env,
-    query: async (sql, params) => (await withPostgres(url.href, (client) => client.query(sql, params))).rows,
-    exec: async (script) => void (await withPostgres(url.href, (client) => client.query(script))),
-    drop: async () => {
-      await dropPostgresDatabase(name);
-      removeDataDir();
-    },
+    ...place,
+    query: async (sql, params) => (await withPostgres(config.url, (client) => client.query(sql, params))).rows,
+    exec: async (script) => void (await withPostgres(config.url, (client) => client.query(script))),
+    drop,
   };
 }
 
@@ -143,8 +152,10 @@ function withSqlite<T>(file: string, action: (sqlite: Database.Database) => T): 
 
 export type StoredPlant = { id: bigint; name: string; tag: string | null };
 
-export function storedPlants(database: TestDatabase): Promise<StoredPlant[]> {
-  return database.query<StoredPlant>("SELECT id, name, tag FROM plants ORDER BY id");
+/** The stored plants in id order: all of them, or (on a database several test files share) those with ids from `from` to `to`. */
+export function storedPlants(database: TestDatabase, ids?: { from: bigint; to: bigint }): Promise<StoredPlant[]> {
+  if (ids === undefined) return database.query<StoredPlant>("SELECT id, name, tag FROM plants ORDER BY id");
+  return database.query<StoredPlant>("SELECT id, name, tag FROM plants WHERE id BETWEEN $1 AND $2 ORDER BY id", [ids.from, ids.to]);
 }
 
 /** The tables of a test database, by name. */
