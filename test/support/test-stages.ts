@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { setPriority } from "node:os";
 
 // `npm test`: every stage of the suite, each the npm script a developer runs
 // alone, started as soon as what it needs is done, rather than one after the
@@ -12,21 +13,24 @@ type Stage = {
   script: string;
   /** Stages that must have passed first. */
   after: string[];
+  /** Off the longest path: it yields the CPU to the stages on it (nice 5, a third of their share). */
+  yields?: boolean;
 };
 
-// typecheck, lint and the unit tests need no build. The CLI, HTTP and
-// browser tests run against the build. The CLI and HTTP tests take turns:
-// each is two Vitest workers, and four workers beside the browser lanes made
-// the slowest tests (a server's drain, a browser lane's first run) miss their
-// budgets on two cores.
+// The longest path is the build, then the HTTP tests (about five minutes of
+// test files on two Vitest workers) beside the browser lanes. typecheck, lint
+// and the unit tests need no build and yield to it. The CLI tests run after
+// the browser lanes, which end well before the HTTP tests: two more Vitest
+// workers beside three browser lanes and two HTTP workers made the slowest
+// tests miss their budgets on two cores.
 const STAGES: Stage[] = [
-  { script: "typecheck", after: [] },
-  { script: "lint", after: [] },
-  { script: "test:unit", after: [] },
   { script: "build", after: [] },
+  { script: "typecheck", after: [], yields: true },
+  { script: "lint", after: [], yields: true },
+  { script: "test:unit", after: [], yields: true },
+  { script: "test:http", after: ["build"] },
   { script: "test:e2e", after: ["build"] },
-  { script: "test:cli", after: ["build"] },
-  { script: "test:http", after: ["build", "test:cli"] },
+  { script: "test:cli", after: ["build", "test:e2e"] },
 ];
 
 type Outcome = { status: "passed" | "failed" | "not run"; seconds: number };
@@ -51,6 +55,8 @@ function run(stage: Stage): Promise<void> {
     env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
   });
   running.set(stage.script, child);
+  // Set before npm starts the script (it takes a few hundred milliseconds to), which inherits it.
+  if (stage.yields && child.pid) setPriority(child.pid, 5);
   const output: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
