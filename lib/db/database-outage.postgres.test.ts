@@ -7,6 +7,7 @@ import { migrate } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/postgres/client";
 import { startTcpProxy, type TcpProxy } from "@/test/support/tcp-proxy";
 import { makeTestDatabase, type TestDatabase, testPostgresUrl, withPostgres } from "@/test/support/test-database";
+import { failure } from "@/test/support/failure";
 
 // PostgreSQL's outages, each provoked for real on the test server and met
 // both raw (pg, as the direct reads meet them) and through Prisma's adapter:
@@ -43,15 +44,6 @@ function connectTo(port?: number): { pool: pg.Pool; prisma: PrismaClient } {
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   clients.push({ end: () => prisma.$disconnect().then(() => pool.end()) });
   return { pool, prisma };
-}
-
-async function failure(attempt: Promise<unknown>): Promise<unknown> {
-  try {
-    await attempt;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
 }
 
 /** Fails `statement` by ending its session once it is under way: `end` terminates or cuts it. */

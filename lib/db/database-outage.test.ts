@@ -5,6 +5,7 @@ import { databaseOutage } from "@/lib/db/database-outage";
 import { migrate } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/sqlite/client";
 import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
+import { failure } from "@/test/support/failure";
 
 // SQLite's outage, from real errors: another process's write lock held past
 // the busy timeout, as better-sqlite3 reports it to the direct reads and as
@@ -33,15 +34,6 @@ afterAll(async () => {
   lockHolder?.close();
   await database?.drop();
 });
-
-async function failure(attempt: () => unknown): Promise<unknown> {
-  try {
-    await attempt();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("while another connection holds the write lock", () => {
   beforeAll(() => void lockHolder.exec("BEGIN IMMEDIATE"));

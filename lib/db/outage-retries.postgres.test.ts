@@ -6,6 +6,7 @@ import { migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/server/env";
 import { startTcpProxy, type TcpProxy } from "@/test/support/tcp-proxy";
 import { makeTestDatabase, type TestDatabase, testPostgresUrl } from "@/test/support/test-database";
+import { failure } from "@/test/support/failure";
 
 // The app's own clients (the Prisma client and the direct reads, on one pool)
 // when the connection the pool hands out is already dead: the server's side
@@ -39,15 +40,6 @@ beforeEach(async () => {
   await db().$queryRaw`SELECT 1`;
   proxy.severQuietly();
 });
-
-async function failure(attempt: Promise<unknown>): Promise<unknown> {
-  try {
-    await attempt;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a failure");
-}
 
 it("reads through Prisma again, on a new connection", async () => {
   expect(await db().plant.count()).toBe(0);
