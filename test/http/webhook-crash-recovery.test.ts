@@ -66,9 +66,11 @@ it("delivers every event after a kill -9 with attempts in flight and the receive
 it("on SIGTERM, exits 0 and gives back the delivery it was still sending, unattempted", async () => {
   // An app whose attempts time out after 30 s, not 2: on a loaded machine a 2 s
   // attempt could end by itself before the stop's 1 s wait was over, and be
-  // retried rather than given back.
+  // retried rather than given back. And 6 s to stop, not 2: the worker waits
+  // half of it before it cuts the attempt short, and a loaded machine took
+  // more than the other second to finish stopping (exit status 1).
   expect(await app.kill("SIGTERM")).toEqual({ code: 0, signal: null });
-  const patient = await startApp({ database: app.database, env: { ...ENV, WEBHOOK_TIMEOUT_MS: "30000" } });
+  const patient = await startApp({ database: app.database, env: { ...ENV, WEBHOOK_TIMEOUT_MS: "30000", SHUTDOWN_TIMEOUT_MS: "6000" } });
   receiver.received.length = 0;
   receiver.script(() => ({ status: 200, hang: true }));
   expect(await post(100, patient)).toBe(200);
