@@ -31,7 +31,7 @@ describe("invitations", () => {
     expect(link.expiresAt.getTime() - link.createdAt.getTime()).toBe(LINK_LIFETIMES_MS.invitation);
     expect(LINK_LIFETIMES_MS.invitation).toBe(7 * 24 * 3600 * 1000);
 
-    const rows = await database.query<Record<string, unknown>>("SELECT * FROM account_links WHERE id = $1".replace("$1", database.provider === "sqlite" ? "?" : "$1"), [link.id]);
+    const rows = await database.query<Record<string, unknown>>("SELECT * FROM account_links WHERE id = $1", [link.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ purpose: "invitation", email: "ivy@example.com", role: "staff", token_hash: createHash("sha256").update(secret).digest("hex") });
     expect(JSON.stringify(rows)).not.toContain(secret);
