@@ -19,7 +19,7 @@ import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from 
 import { createUser, findUserIdByEmail } from "@/lib/auth/users";
 import { migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/server/env";
-import { emailSchema, newUserSchema, roleSchema } from "@/lib/validations/user";
+import { emailSchema, newInvitationSchema, newUserSchema, roleSchema } from "@/lib/validations/user";
 
 const USAGE = `usage:
   user create --email <email> --role owner|staff [--name <name>]
@@ -124,10 +124,9 @@ async function invite(args: string[]): Promise<void> {
   const { values } = parse(args, { email: { type: "string" }, role: { type: "string" } });
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
-  const email = parseValue(emailSchema, values.email);
-  const { secret, link } = await createInvitation({ email, role: parseValue(roleSchema, values.role) });
+  const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values));
   process.stdout.write(`${accountLinkUrl("invitation", secret)}\n`);
-  process.stderr.write(`invited ${email} as ${link.role}: send them the link; it works once, until ${link.expiresAt.toISOString()}\n`);
+  process.stderr.write(`invited ${link.email} as ${link.role}: send them the link; it works once, until ${link.expiresAt.toISOString()}\n`);
 }
 
 /** The command's positional arguments: exactly `count`, or the usage error `expected`. */

@@ -6,6 +6,7 @@ import { hashPassword } from "@/lib/auth/passwords";
 import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/users";
 import { type AccountLink, db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
+import type { InvitationAcceptance, NewInvitation } from "@/lib/validations/user";
 import type { LinkPurpose, LinkState, Role } from "@/lib/validations/user-options";
 
 // One-time links sent to a person (issue 21): an invitation to join the team,
@@ -68,7 +69,7 @@ const pending = (now: Date) => ({ usedAt: null, withdrawnAt: null, expiresAt: { 
  * for that email. Refused (EmailTakenError) when an account has the email.
  * `createdById`: the owner who invites; none when an operator does.
  */
-export async function createInvitation(input: { email: string; role: Role; createdById?: string | null }): Promise<NewLink> {
+export async function createInvitation(input: NewInvitation & { createdById?: string | null }): Promise<NewLink> {
   const secret = newLinkSecret();
   const link = await serializableTransaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw new EmailTakenError(input.email);
@@ -160,7 +161,7 @@ async function requireValid(purpose: LinkPurpose, secret: string): Promise<LinkS
  * WeakPasswordError, or EmailTakenError (an account got the email meanwhile:
  * the invitation stays unused).
  */
-export async function acceptInvitation(secret: string, input: { name: string; password: string }): Promise<StaffUser> {
+export async function acceptInvitation(secret: string, input: InvitationAcceptance): Promise<StaffUser> {
   const invitation = await requireValid("invitation", secret);
   await requireStrongPassword(input.password, { email: invitation.email, name: input.name });
   const passwordHash = await hashPassword(input.password);
