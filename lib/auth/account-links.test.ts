@@ -70,6 +70,9 @@ describe("invitations", () => {
     await expire(expired.link.id);
     expect(await openLink("invitation", expired.secret)).toEqual({ state: "expired" });
     await expectUnusable(acceptInvitation(expired.secret, { name: "Late", password: PASSWORD }), "expired");
+    // An expired invitation stays expired: there is nothing pending to withdraw.
+    expect(await withdrawInvitation(expired.link.id)).toBe(false);
+    expect(await openLink("invitation", expired.secret)).toEqual({ state: "expired" });
 
     const first = await createInvitation({ email: "twice@example.com", role: "staff" });
     const second = await createInvitation({ email: "twice@example.com", role: "owner" });

@@ -198,8 +198,9 @@ export async function resetPassword(secret: string, password: string): Promise<S
   });
 }
 
-/** Withdraws a pending invitation; false when there is none by this id (used, withdrawn, or never made). */
+/** Withdraws a pending invitation; false when none is pending by this id (used, withdrawn, expired, or never made). */
 export async function withdrawInvitation(id: string): Promise<boolean> {
-  const { count } = await db().accountLink.updateMany({ where: { id, purpose: "invitation", usedAt: null, withdrawnAt: null }, data: { withdrawnAt: new Date() } });
+  const now = new Date();
+  const { count } = await db().accountLink.updateMany({ where: { id, purpose: "invitation", ...pending(now) }, data: { withdrawnAt: now } });
   return count > 0;
 }
