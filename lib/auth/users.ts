@@ -71,7 +71,7 @@ export async function createUser(input: NewUser): Promise<StaffUser> {
   }
 }
 
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
