@@ -1,12 +1,43 @@
+import { createHash, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { runCli } from "@/test/support/cli";
+import { type CliRun, runCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
-import { testDatabaseProvider } from "@/test/support/test-database";
+import { type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { sqlTime } from "@/test/support/webhook-endpoints";
 
 // The operator's account CLI, run as a process with the password on stdin,
 // as scripts use it (the no-echo prompt needs a terminal and is not run here).
 
 const freshDatabase = freshDatabases();
+
+// Where the links point: NEXTAUTH_URL, whatever the developer's shell has set.
+const APP_URL = { NEXTAUTH_URL: "https://plants.example" };
+
+function user(database: TestDatabase, args: string[], env: Partial<NodeJS.ProcessEnv> = APP_URL): Promise<CliRun> {
+  return runCli("user", args, { database, env });
+}
+
+/** An account written straight into a migrated database: these tests are about the team, not passwords. */
+async function addAccount(database: TestDatabase, email: string, role: "owner" | "staff"): Promise<void> {
+  await database.query("INSERT INTO users (id, email, name, role, password_hash, created_at) VALUES ($1, $2, $3, $4, 'not a hash', $5)", [
+    randomUUID(),
+    email,
+    email.split("@")[0],
+    role,
+    sqlTime(database, new Date()),
+  ]);
+}
+
+/** A database migrated by the CLI itself, holding one owner. */
+async function teamWithOwner(email = "olive@example.com"): Promise<TestDatabase> {
+  const database = await freshDatabase();
+  expect(await user(database, ["list"])).toMatchObject({ code: 0, stdout: "no accounts and no pending invitations\n" });
+  await addAccount(database, email, "owner");
+  return database;
+}
+
+const SECRET = "[A-Za-z0-9_-]{43}";
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe("user CLI", () => {
   it("creates an account from a password on stdin, storing only an argon2id hash", async () => {
@@ -22,6 +53,109 @@ describe("user CLI", () => {
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining("an account with email ana@example.com already exists") });
   });
 
+  it("refuses a password that is easy to guess, saying why", async () => {
+    const database = await freshDatabase();
+    const weak = await runCli("user", ["create", "--email", "sam@example.com", "--role", "staff"], { database, stdin: "password1234\n" });
+    expect(weak).toMatchObject({ code: 1, stderr: "user: password is too easy to guess: this is similar to a commonly used password\n" });
+    const own = await runCli("user", ["create", "--email", "florentina.blackwood@example.com", "--role", "staff"], { database, stdin: "florentina.blackwood\n" });
+    expect(own).toMatchObject({ code: 1, stderr: expect.stringContaining("the account's name or email") });
+    expect(await database.query("SELECT email FROM users")).toEqual([]);
+  });
+
+  it("invite prints only the link, stores only its hash, and a new invitation withdraws the pending one", async () => {
+    const database = await teamWithOwner();
+    const invited = await user(database, ["invite", "--email", "Ivy@Example.com", "--role", "staff"]);
+    expect(invited.code).toBe(0);
+    expect(invited.stdout).toMatch(new RegExp(`^https://plants\\.example/join/${SECRET}\n$`));
+    expect(invited.stderr).toMatch(/^invited ivy@example\.com as staff: send them the link; it works once, until \d{4}-/);
+    const secret = invited.stdout.trim().split("/").pop()!;
+    const [row] = await database.query<Record<string, unknown>>("SELECT * FROM account_links");
+    expect(row).toMatchObject({ purpose: "invitation", email: "ivy@example.com", role: "staff", token_hash: sha256(secret), used_at: null, withdrawn_at: null });
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(invited.stderr).not.toContain(secret);
+
+    // Without NEXTAUTH_URL, the link points at this machine on PORT.
+    const again = await user(database, ["invite", "--email", "ivy@example.com", "--role", "owner"], { NEXTAUTH_URL: "", PORT: "4321" });
+    expect(again.stdout).toMatch(new RegExp(`^http://localhost:4321/join/${SECRET}\n$`));
+    const rows = await database.query<{ role: string; withdrawn_at: unknown }>("SELECT role, withdrawn_at FROM account_links ORDER BY created_at");
+    expect(rows.map((each) => [each.role, each.withdrawn_at === null ? "pending" : "withdrawn"])).toEqual([
+      ["staff", "withdrawn"],
+      ["owner", "pending"],
+    ]);
+
+    expect(await user(database, ["invite", "--email", "olive@example.com", "--role", "staff"])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "user: an account with email olive@example.com already exists\n",
+    });
+  });
+
+  it("list shows every account and the pending invitations, as a table or JSON", async () => {
+    const database = await teamWithOwner();
+    await addAccount(database, "sam@example.com", "staff");
+    await user(database, ["deactivate", "sam@example.com"]);
+    await user(database, ["invite", "--email", "ivy@example.com", "--role", "staff"]);
+
+    const table = (await user(database, ["list"])).stdout.split("\n");
+    expect(table[0]).toMatch(/^EMAIL +NAME +ROLE +STATUS +LAST SIGN-IN +TOKENS +INVITATION EXPIRES$/);
+    expect(table[1]).toMatch(/^olive@example\.com +olive +owner +active +never +0 +-$/);
+    expect(table[2]).toMatch(/^sam@example\.com +sam +staff +deactivated +never +0 +-$/);
+    expect(table[3]).toMatch(/^ivy@example\.com +- +staff +invited +- +- +\d{4}-\d\d-\d\dT/);
+
+    const listed = JSON.parse((await user(database, ["list", "--json"])).stdout) as { members: unknown[]; invitations: unknown[] };
+    expect(listed.members).toEqual([
+      expect.objectContaining({ email: "olive@example.com", role: "owner", status: "active", lastSignInAt: null, deactivatedAt: null, liveTokens: 0 }),
+      expect.objectContaining({ email: "sam@example.com", role: "staff", status: "deactivated", deactivatedAt: expect.any(String) }),
+    ]);
+    expect(listed.invitations).toEqual([{ id: expect.any(String), email: "ivy@example.com", role: "staff", status: "invited", createdAt: expect.any(String), expiresAt: expect.any(String) }]);
+  });
+
+  it("role changes an account's role, but never demotes the last active owner", async () => {
+    const database = await teamWithOwner();
+    await addAccount(database, "sam@example.com", "staff");
+    const lastOwner = { code: 1, stderr: "user: olive@example.com is the only active owner: make another owner first\n" };
+    expect(await user(database, ["role", "olive@example.com", "staff"])).toMatchObject(lastOwner);
+    expect(await user(database, ["role", "Sam@Example.com", "owner"])).toMatchObject({ code: 0, stderr: "sam@example.com is owner\n" });
+    expect(await user(database, ["role", "olive@example.com", "staff"])).toMatchObject({ code: 0, stderr: "olive@example.com is staff\n" });
+    expect(await database.query("SELECT email, role FROM users ORDER BY email")).toEqual([
+      { email: "olive@example.com", role: "staff" },
+      { email: "sam@example.com", role: "owner" },
+    ]);
+    expect(await user(database, ["role", "nobody@example.com", "owner"])).toMatchObject({ code: 1, stderr: "user: no account has email nobody@example.com\n" });
+  });
+
+  it("deactivate and reactivate, never the last active owner", async () => {
+    const database = await teamWithOwner();
+    await addAccount(database, "sam@example.com", "staff");
+    expect(await user(database, ["deactivate", "olive@example.com"])).toMatchObject({ code: 1, stderr: "user: olive@example.com is the only active owner: make another owner first\n" });
+    const deactivated = await user(database, ["deactivate", "sam@example.com"]);
+    expect(deactivated).toMatchObject({ code: 0, stderr: expect.stringMatching(/^deactivated sam@example\.com: /) });
+    const [row] = await database.query<{ deactivated_at: unknown; sessions_valid_from: unknown }>("SELECT deactivated_at, sessions_valid_from FROM users WHERE email = 'sam@example.com'");
+    expect(row?.deactivated_at).not.toBeNull();
+    expect(row?.sessions_valid_from).toEqual(row?.deactivated_at);
+    expect(await user(database, ["reset-password", "sam@example.com"])).toMatchObject({ code: 1, stdout: "", stderr: "user: the account sam@example.com is deactivated: reactivate it first\n" });
+
+    expect(await user(database, ["reactivate", "sam@example.com"])).toMatchObject({ code: 0, stderr: expect.stringMatching(/^reactivated sam@example\.com: /) });
+    expect(await database.query("SELECT deactivated_at FROM users WHERE email = 'sam@example.com'")).toEqual([{ deactivated_at: null }]);
+  });
+
+  it("reset-password prints only the link, and a new one withdraws the pending one", async () => {
+    const database = await teamWithOwner();
+    const first = await user(database, ["reset-password", "olive@example.com"]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^https://plants\\.example/reset-password/${SECRET}\n$`));
+    expect(first.stderr).toMatch(/^password reset link for olive@example\.com: it works once, until \d{4}-/);
+    const secret = first.stdout.trim().split("/").pop()!;
+    const second = await user(database, ["reset-password", "olive@example.com"]);
+    expect(second.stdout).not.toBe(first.stdout);
+    const rows = await database.query<{ token_hash: string; purpose: string; withdrawn_at: unknown }>("SELECT token_hash, purpose, withdrawn_at FROM account_links ORDER BY created_at");
+    expect(rows.map((row) => [row.purpose, row.token_hash === sha256(secret) ? "first" : "second", row.withdrawn_at === null ? "pending" : "withdrawn"])).toEqual([
+      ["password_reset", "first", "withdrawn"],
+      ["password_reset", "second", "pending"],
+    ]);
+    expect(await user(database, ["reset-password", "nobody@example.com"])).toMatchObject({ code: 1, stdout: "", stderr: "user: no account has email nobody@example.com\n" });
+  });
+
   // A mistake in the arguments is the same on either engine: checked once, on SQLite, side by side.
   describe.skipIf(testDatabaseProvider() !== "sqlite").concurrent("argument errors", () => {
     it.for([
@@ -29,6 +163,15 @@ describe("user CLI", () => {
       [["create", "--role", "staff"], "--email is required"],
       [["create", "--email", "a@b.co", "--role", "staff", "--password", "x"], "there is no --password flag"],
       [["create", "--email", "a@b.co", "--role", "king"], "usage:"],
+      [["invite", "--email", "a@b.co"], "--role owner|staff is required"],
+      [["invite", "--email", "not an email", "--role", "staff"], "email must be an email address"],
+      [["invite", "--email", "a@b.co", "--role", "king"], "role must be one of owner, staff"],
+      [["role", "a@b.co"], "role takes the account's email and owner or staff"],
+      [["role", "a@b.co", "king"], "role must be one of owner, staff"],
+      [["deactivate"], "deactivate takes the account's email"],
+      [["reactivate", "a@b.co", "b@c.co"], "reactivate takes the account's email"],
+      [["reset-password", "--email", "a@b.co"], "Unknown option '--email'"],
+      [["list", "--csv"], "Unknown option '--csv'"],
     ] as const)("%j fails with exit 2: %s", async ([args, message], { expect }) => {
       const result = await runCli("user", [...args], { database: await freshDatabase() });
       expect(result.code).toBe(2);

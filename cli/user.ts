@@ -1,46 +1,173 @@
-// npm run --silent user -- create --email <email> --role owner|staff [--name <name>]
-// The operator's account CLI. The password is read from the terminal without
-// echo, or from stdin when it is not a terminal; never from a flag, where it
-// would land in shell history and in every `ps` listing.
+// npm run --silent user -- <create|list|invite|role|deactivate|reactivate|reset-password>
+// The operator's account CLI (issue 21: the store's team). Works against the
+// configured database whether or not the app is running, under the same rules
+// as the owners' team page: the last active owner is never demoted nor
+// deactivated, and every new password passes the strength rule.
+//
+// A password is read from the terminal without echo, or from stdin when it is
+// not a terminal; never from a flag, where it would land in shell history and
+// in every `ps` listing. invite and reset-password print only the link on
+// stdout, so that `$(...)` captures it, and what they did on stderr; the link
+// is shown this once and never logged.
 import { parseArgs } from "node:util";
+import type { z } from "zod";
 import { runCli, UsageError } from "@/cli/run-cli";
-import { env } from "@/lib/server/env";
+import { accountLinkUrl } from "@/lib/auth/account-link-url";
+import { AccountNotFoundError } from "@/lib/auth/account-errors";
+import { createInvitation, createPasswordReset } from "@/lib/auth/account-links";
+import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from "@/lib/auth/team";
+import { createUser, findUserIdByEmail } from "@/lib/auth/users";
 import { migrate } from "@/lib/db/migrate";
-import { createUser } from "@/lib/auth/users";
-import { newUserSchema } from "@/lib/validations/user";
+import { env } from "@/lib/server/env";
+import { emailSchema, newInvitationSchema, newUserSchema, roleSchema } from "@/lib/validations/user";
 
 const USAGE = `usage:
   user create --email <email> --role owner|staff [--name <name>]
       asks for the password twice (no echo); or pipe it on stdin:
-      printf '%s\\n' "$PASSWORD" | npm run --silent user -- create --email ana@example.com --role staff`;
+      printf '%s\\n' "$PASSWORD" | npm run --silent user -- create --email ana@example.com --role staff
+  user list [--json]
+      every account (role, status, last sign-in, live API tokens) and the pending invitations
+  user invite --email <email> --role owner|staff
+      prints only the invitation link (valid 7 days, once) on stdout; a new one replaces the pending one
+  user role <email> owner|staff
+  user deactivate <email>
+      it can no longer sign in, its sessions end, its API tokens are refused until reactivated
+  user reactivate <email>
+  user reset-password <email>
+      prints only a password reset link (valid 24 hours, once) on stdout; using it ends the account's sessions
+  The link's address is NEXTAUTH_URL, or http://localhost:$PORT.`;
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   await migrate(env().database);
-  if (command !== "create") throw new UsageError(command ? `unknown command ${command}` : "a command is required");
-  const values = parseOptions(rest);
+  switch (command) {
+    case "create":
+      return create(rest);
+    case "list":
+      return list(rest);
+    case "invite":
+      return invite(rest);
+    case "role":
+      return role(rest);
+    case "deactivate":
+      return deactivate(rest);
+    case "reactivate":
+      return reactivate(rest);
+    case "reset-password":
+      return resetPassword(rest);
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  }
+}
+
+/** parseArgs, with its complaints (an unknown flag, a missing value) as usage errors. */
+function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A schema's complaint about a command-line value, as a usage error. */
+function parseValue<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  return parsed.data;
+}
+
+async function create(args: string[]): Promise<void> {
+  if (args.some((arg) => arg === "--password" || arg.startsWith("--password="))) {
+    throw new UsageError("there is no --password flag: a flag would show the password in shell history and ps");
+  }
+  const { values } = parse(args, { email: { type: "string" }, name: { type: "string" }, role: { type: "string" } });
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
   const name = values.name ?? values.email.split("@")[0] ?? values.email;
   // Checked before asking for a password, so a typo costs no typing.
-  const partial = newUserSchema.omit({ password: true }).safeParse({ email: values.email, name, role: values.role });
-  if (!partial.success) throw new UsageError(partial.error.issues.map((issue) => issue.message).join("; "));
+  const partial = parseValue(newUserSchema.omit({ password: true }), { email: values.email, name, role: values.role });
   const password = process.stdin.isTTY ? await promptNewPassword() : await readStdinPassword();
-  const parsed = newUserSchema.safeParse({ ...partial.data, password });
+  const parsed = newUserSchema.safeParse({ ...partial, password });
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
   const user = await createUser(parsed.data);
   process.stderr.write(`created ${user.role} ${user.email} (${user.id})\n`);
 }
 
-function parseOptions(args: string[]) {
-  if (args.some((arg) => arg === "--password" || arg.startsWith("--password="))) {
-    throw new UsageError("there is no --password flag: a flag would show the password in shell history and ps");
+async function list(args: string[]): Promise<void> {
+  const { values } = parse(args, { json: { type: "boolean", default: false } });
+  const team = await listTeam();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(team, null, 2)}\n`);
+    return;
   }
-  try {
-    return parseArgs({ args, options: { email: { type: "string" }, name: { type: "string" }, role: { type: "string" } } }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+  if (team.members.length === 0 && team.invitations.length === 0) {
+    process.stdout.write("no accounts and no pending invitations\n");
+    return;
   }
+  writeTable(teamRows(team));
+}
+
+function teamRows({ members, invitations }: Team): string[][] {
+  return [
+    ["EMAIL", "NAME", "ROLE", "STATUS", "LAST SIGN-IN", "TOKENS", "INVITATION EXPIRES"],
+    ...members.map((member) => [member.email, member.name, member.role, member.status, member.lastSignInAt?.toISOString() ?? "never", String(member.liveTokens), "-"]),
+    ...invitations.map((invitation) => [invitation.email, "-", invitation.role, invitation.status, "-", "-", invitation.expiresAt.toISOString()]),
+  ];
+}
+
+function writeTable(table: string[][]): void {
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+}
+
+async function invite(args: string[]): Promise<void> {
+  const { values } = parse(args, { email: { type: "string" }, role: { type: "string" } });
+  if (!values.email) throw new UsageError("--email is required");
+  if (!values.role) throw new UsageError("--role owner|staff is required");
+  const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values));
+  process.stdout.write(`${accountLinkUrl("invitation", secret)}\n`);
+  process.stderr.write(`invited ${link.email} as ${link.role}: send them the link; it works once, until ${link.expiresAt.toISOString()}\n`);
+}
+
+/** The command's positional arguments: exactly `count`, or the usage error `expected`. */
+function positionals(args: string[], count: number, expected: string): string[] {
+  const { positionals: given } = parse(args, {}, true);
+  if (given.length !== count) throw new UsageError(expected);
+  return given;
+}
+
+/** The id of the account with this email, active or not. */
+async function accountId(given: string | undefined): Promise<string> {
+  const email = parseValue(emailSchema, given);
+  const userId = await findUserIdByEmail(email);
+  if (!userId) throw new AccountNotFoundError(email);
+  return userId;
+}
+
+async function role(args: string[]): Promise<void> {
+  const [email, newRole] = positionals(args, 2, "role takes the account's email and owner or staff");
+  const parsedRole = parseValue(roleSchema, newRole);
+  const user = await changeRole(await accountId(email), parsedRole);
+  process.stderr.write(`${user.email} is ${user.role}\n`);
+}
+
+async function deactivate(args: string[]): Promise<void> {
+  const [email] = positionals(args, 1, "deactivate takes the account's email");
+  const user = await deactivateUser(await accountId(email));
+  process.stderr.write(`deactivated ${user.email}: it cannot sign in, its sessions have ended, its API tokens are refused until it is reactivated\n`);
+}
+
+async function reactivate(args: string[]): Promise<void> {
+  const [email] = positionals(args, 1, "reactivate takes the account's email");
+  const user = await reactivateUser(await accountId(email));
+  process.stderr.write(`reactivated ${user.email}: it can sign in again, and its live API tokens work again\n`);
+}
+
+async function resetPassword(args: string[]): Promise<void> {
+  const [email] = positionals(args, 1, "reset-password takes the account's email");
+  const { secret, link } = await createPasswordReset({ userId: await accountId(email) });
+  process.stdout.write(`${accountLinkUrl("password_reset", secret)}\n`);
+  process.stderr.write(`password reset link for ${link.email}: it works once, until ${link.expiresAt.toISOString()}, and ends the account's sessions when used\n`);
 }
 
 async function promptNewPassword(): Promise<string> {

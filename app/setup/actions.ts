@@ -1,7 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { createFirstOwner } from "@/lib/auth/users";
+import { WeakPasswordError } from "@/lib/auth/account-errors";
+import { createFirstOwner, type StaffUser } from "@/lib/auth/users";
 import { sentence } from "@/lib/validations/sentence";
 import { ownerSetupSchema } from "@/lib/validations/user";
 
@@ -11,7 +12,14 @@ export async function setUpOwner(values: unknown): Promise<string | undefined> {
   // Shown on the form, as its own messages are: in sentences.
   if (!parsed.success) return parsed.error.issues.map((issue) => sentence(issue.message)).join(" ");
   // Refused unless the database has no account at all, decided atomically.
-  const owner = await createFirstOwner(parsed.data);
+  let owner: StaffUser | null;
+  try {
+    owner = await createFirstOwner(parsed.data);
+  } catch (error) {
+    // The strength rule (lib/auth/password-strength.ts) says why, for the form.
+    if (error instanceof WeakPasswordError) return sentence(error.message);
+    throw error;
+  }
   if (!owner) return "This Plant Store already has an owner. Sign in instead.";
   redirect("/sign-in?setup=done");
 }

@@ -15,6 +15,7 @@ const REJECTIONS = {
   invalid: "the bearer token is not valid",
   expired: "the bearer token has expired",
   revoked: "the bearer token has been revoked",
+  deactivated: "the bearer token's account is deactivated",
 } as const;
 
 /** The token the Authorization header presents, if it may use `scope` now; throws the RFC 6750 answer otherwise. */

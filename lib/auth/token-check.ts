@@ -26,7 +26,7 @@ function rememberDecoded(token: string, tokenId: string): void {
   decodedTokenIds.set(token, tokenId);
 }
 
-export type TokenCheck = { ok: true; info: ApiTokenInfo } | { ok: false; reason: "invalid" | "expired" | "revoked" };
+export type TokenCheck = { ok: true; info: ApiTokenInfo } | { ok: false; reason: "invalid" | "expired" | "revoked" | "deactivated" };
 
 /** Decides whether a presented token is good now; the database, not the JWT, has the last word. */
 export async function checkApiToken(token: string): Promise<TokenCheck> {
@@ -48,11 +48,13 @@ async function decideToken(token: string): Promise<TokenCheck> {
     }
     rememberDecoded(token, tokenId);
   }
-  const row = await findLiveToken(tokenId);
-  if (!row) return { ok: false, reason: "invalid" };
+  const found = await findLiveToken(tokenId);
+  if (!found) return { ok: false, reason: "invalid" };
+  const { token: row, ownerDeactivated } = found;
   if (row.revokedAt) return { ok: false, reason: "revoked" };
   const now = Date.now();
   if (row.expiresAt.getTime() <= now) return { ok: false, reason: "expired" };
+  if (ownerDeactivated) return { ok: false, reason: "deactivated" };
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS) {
     // Bookkeeping only: the request need not wait for this write.
     db()
@@ -64,10 +66,14 @@ async function decideToken(token: string): Promise<TokenCheck> {
 
 // The token's row, unless its owner is gone: even where the owner's row was
 // deleted with foreign keys off, so the cascade never ran, the owner's
-// existence is part of the same query. Every API request runs it, so it is
-// a direct read (lib/db/direct-reads.ts).
+// existence is part of the same query. So is whether the owner is
+// deactivated (issue 21): the token is refused while the account is, and
+// works again once it is reactivated. Every API request runs it, so it is a
+// direct read (lib/db/direct-reads.ts); SQLite's kept answers are dropped at
+// any commit, so a deactivation is seen by the very next request.
 const LIVE_TOKEN_ROW = directQuery(`
-  SELECT t."id", t."label", t."scopes", t."owner_id", t."created_at", t."expires_at", t."revoked_at", t."last_used_at"
+  SELECT t."id", t."label", t."scopes", t."owner_id", t."created_at", t."expires_at", t."revoked_at", t."last_used_at",
+         u."deactivated_at" AS "owner_deactivated_at"
   FROM "api_tokens" t LEFT JOIN "users" u ON u."id" = t."owner_id"
   WHERE t."id" = ? AND (t."owner_id" IS NULL OR u."id" IS NOT NULL)`);
 
@@ -76,9 +82,10 @@ const LIVE_TOKEN_ROW = directQuery(`
 // (four dates, the scopes) once per change of the database, not per request.
 const decodedRows = new WeakMap<DirectRow, ApiTokenInfo>();
 
-async function findLiveToken(tokenId: string): Promise<ApiTokenInfo | undefined> {
+async function findLiveToken(tokenId: string): Promise<{ token: ApiTokenInfo; ownerDeactivated: boolean } | undefined> {
   const [row] = await readRows(LIVE_TOKEN_ROW, [tokenId]);
   if (!row) return undefined;
+  const ownerDeactivated = row.owner_deactivated_at !== null && row.owner_deactivated_at !== undefined;
   let token = decodedRows.get(row);
   if (!token) {
     token = toInfo({
@@ -95,6 +102,6 @@ async function findLiveToken(tokenId: string): Promise<ApiTokenInfo | undefined>
     Object.freeze(token.scopes);
     decodedRows.set(row, Object.freeze(token));
   }
-  return token;
+  return { token, ownerDeactivated };
 }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { authenticate, createFirstOwner, createUser, EmailTakenError, hasAnyUser } from "@/lib/auth/users";
+import { WeakPasswordError } from "@/lib/auth/account-errors";
+import { deactivateUser, reactivateUser } from "@/lib/auth/team";
+import { authenticate, createFirstOwner, createUser, EmailTakenError, findSessionUser, findUser, findUserIdByEmail, hasAnyUser } from "@/lib/auth/users";
+import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 
 // Against a real SQLite file of its own.
@@ -22,5 +25,38 @@ describe("accounts", () => {
     expect(await authenticate("sam@example.com", "a long passphrase!")).toBeNull();
     expect(await authenticate("nobody@example.com", "a long passphrase")).toBeNull();
     await expect(createUser({ email: "sam@example.com", name: "Sam 2", role: "staff", password: "another passphrase" })).rejects.toBeInstanceOf(EmailTakenError);
+  });
+});
+
+describe("the rules for a new password", () => {
+  it("refuses one that is easy to guess, or made of the account's own email, before anything is stored", async () => {
+    await expect(createUser({ email: "weak@example.com", name: "Weak", role: "staff", password: "password1234" })).rejects.toThrow(
+      new WeakPasswordError("password is too easy to guess: this is similar to a commonly used password"),
+    );
+    await expect(createUser({ email: "florentina@example.com", name: "Florentina", role: "staff", password: "florentina@example.com" })).rejects.toBeInstanceOf(WeakPasswordError);
+    expect(await findUserIdByEmail("weak@example.com")).toBeNull();
+    expect(await findUserIdByEmail("florentina@example.com")).toBeNull();
+  });
+});
+
+describe("signing in", () => {
+  it("records the last sign-in, and refuses a deactivated account as it refuses a wrong password", async () => {
+    const owner = await createUser({ email: "olga@example.com", name: "Olga", role: "owner", password: "a long passphrase" });
+    const user = await createUser({ email: "dee@example.com", name: "Dee", role: "staff", password: "a long passphrase" });
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt).toBeNull();
+    const before = Date.now();
+    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual(user);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt?.getTime()).toBeGreaterThanOrEqual(before - 1);
+
+    await deactivateUser(user.id);
+    expect(await authenticate("dee@example.com", "a long passphrase")).toBeNull();
+    expect(await findUser(user.id)).toBeNull();
+    expect(await findSessionUser(user.id, new Date())).toBeNull();
+    await reactivateUser(user.id);
+    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual(user);
+    expect(await findUser(user.id)).toEqual(user);
+    // Sessions from before the deactivation stay void; the owner was never touched.
+    expect(await findSessionUser(user.id, new Date(before - 2000))).toBeNull();
+    expect(await findSessionUser(owner.id, new Date(before - 2000))).toEqual(owner);
   });
 });

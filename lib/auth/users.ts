@@ -1,50 +1,79 @@
 import { randomUUID } from "node:crypto";
-import { db, isWriteConflict, Prisma, type User } from "@/lib/db/client";
+import { EmailTakenError } from "@/lib/auth/account-errors";
+import { requireStrongPassword } from "@/lib/auth/password-strength";
+import { db, Prisma, type User } from "@/lib/db/client";
+import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
 import { type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
-// Staff accounts; returns plain objects without the password hash.
+// Staff accounts; returns plain objects without the password hash. The team's
+// operations (roles, deactivation, the listing) are lib/auth/team.ts; the
+// one-time links that invite and reset, lib/auth/account-links.ts.
+
+export { EmailTakenError } from "@/lib/auth/account-errors";
 
 export type StaffUser = Pick<User, "id" | "email" | "name"> & { role: Role };
 
-function toStaffUser(row: User): StaffUser {
-  // The column is free text; anything unknown gets the lesser role.
-  const role = (ROLES as readonly string[]).includes(row.role) ? (row.role as Role) : "staff";
-  return { id: row.id, email: row.email, name: row.name, role };
+export function toStaffUser(row: User): StaffUser {
+  return { id: row.id, email: row.email, name: row.name, role: toRole(row.role) };
 }
 
-export class EmailTakenError extends Error {
-  override name = "EmailTakenError";
+/** The column is free text; anything unknown gets the lesser role. */
+export function toRole(text: string): Role {
+  return (ROLES as readonly string[]).includes(text) ? (text as Role) : "staff";
 }
 
 export async function hasAnyUser(): Promise<boolean> {
   return (await db().user.findFirst({ select: { id: true } })) !== null;
 }
 
+/**
+ * The account, while it is active: a deactivated (or deleted) account is no
+ * one, so deactivating it ends its sessions on their next request.
+ */
 export async function findUser(id: string): Promise<StaffUser | null> {
   const row = await db().user.findUnique({ where: { id } });
-  return row && toStaffUser(row);
+  return row && !row.deactivatedAt ? toStaffUser(row) : null;
+}
+
+/**
+ * The account a session signed in at `signedInAt` belongs to, while the session
+ * counts: the account is active and no reset or deactivation has voided the
+ * sessions issued before it (sessions_valid_from). Compared to the second, as a
+ * JWT's times are: a session signed in the same second as the cut-off counts,
+ * so that signing in right after a reset works.
+ */
+export async function findSessionUser(id: string, signedInAt: Date): Promise<StaffUser | null> {
+  const row = await db().user.findUnique({ where: { id } });
+  if (!row || row.deactivatedAt) return null;
+  if (row.sessionsValidFrom && Math.floor(signedInAt.getTime() / 1000) < Math.floor(row.sessionsValidFrom.getTime() / 1000)) return null;
+  return toStaffUser(row);
+}
+
+/** The id of the account with this email (compared lower-cased, as stored), active or not. */
+export async function findUserIdByEmail(email: string): Promise<string | null> {
+  return (await db().user.findUnique({ where: { email: email.trim().toLowerCase() }, select: { id: true } }))?.id ?? null;
 }
 
 export async function listUsers(): Promise<StaffUser[]> {
   return (await db().user.findMany({ orderBy: { createdAt: "asc" } })).map(toStaffUser);
 }
 
+/** Creates an account (the CLI); refuses a password that is easy to guess (WeakPasswordError) or a taken email. */
 export async function createUser(input: NewUser): Promise<StaffUser> {
+  await requireStrongPassword(input.password, input);
   const data = { id: randomUUID(), email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password) };
   try {
     return toStaffUser(await db().user.create({ data }));
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new EmailTakenError(`an account with email ${input.email} already exists`);
-    }
+    if (isUniqueViolation(error)) throw new EmailTakenError(input.email);
     throw error;
   }
 }
 
-// A lost serialization race is retried, not read as "someone else won": PostgreSQL
-// may fail a transaction before the one it conflicts with has committed.
-const FIRST_OWNER_ATTEMPTS = 10;
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
 
 /**
  * Creates the first account, an owner, only while no account exists. The
@@ -55,30 +84,30 @@ const FIRST_OWNER_ATTEMPTS = 10;
  * null means another account got there first.
  */
 export async function createFirstOwner(input: Omit<NewUser, "role">): Promise<StaffUser | null> {
+  await requireStrongPassword(input.password, input);
   const user: StaffUser = { id: randomUUID(), email: input.email, name: input.name, role: "owner" };
   const passwordHash = await hashPassword(input.password);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const inserted = await db().$transaction(
-        (tx) => tx.$executeRaw`
-          INSERT INTO "users" ("id", "email", "name", "role", "password_hash", "created_at")
-          SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${new Date()}
-          WHERE NOT EXISTS (SELECT 1 FROM "users")`,
-        { isolationLevel: "Serializable" },
-      );
-      return inserted === 1 ? user : null;
-    } catch (error) {
-      if (!isWriteConflict(error) || attempt === FIRST_OWNER_ATTEMPTS) throw error;
-    }
-  }
+  const inserted = await serializableTransaction(
+    (tx) => tx.$executeRaw`
+      INSERT INTO "users" ("id", "email", "name", "role", "password_hash", "created_at")
+      SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${new Date()}
+      WHERE NOT EXISTS (SELECT 1 FROM "users")`,
+  );
+  return inserted === 1 ? user : null;
 }
 
-/** The account these credentials open, or null; takes the same time whether or not the email exists. */
+/**
+ * The account these credentials open, or null; takes the same time whether the
+ * email is unknown, the password wrong or the account deactivated, so response
+ * times do not tell which. A success is recorded as the last sign-in.
+ */
 export async function authenticate(email: string, password: string): Promise<StaffUser | null> {
   const row = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
   if (!row) {
     await spendVerifyTime(password);
     return null;
   }
-  return (await verifyPassword(row.passwordHash, password)) ? toStaffUser(row) : null;
+  if (!(await verifyPassword(row.passwordHash, password)) || row.deactivatedAt) return null;
+  await db().user.update({ where: { id: row.id }, data: { lastSignInAt: new Date() } });
+  return toStaffUser(row);
 }

@@ -16,7 +16,7 @@ import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 // is handed out under that type, and every query runs on both databases in
 // the tests.
 export { Prisma };
-export type { ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
+export type { AccountLink, ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
 export type Database = PrismaClient;
 
 function createClient(database: DatabaseConfig): Database {

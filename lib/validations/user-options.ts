@@ -13,3 +13,15 @@ export const PASSWORD_MAX = 256;
 
 /** What next-auth hands the sign-in form when too many sign-ins failed: "rate-limited:<seconds to wait>". */
 export const SIGN_IN_RATE_LIMITED = "rate-limited";
+
+/** Where an account stands: invited (a pending invitation, no account yet), active, or deactivated (never deleted). */
+export const ACCOUNT_STATUSES = ["invited", "active", "deactivated"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** What a one-time link is for (lib/auth/account-links.ts). */
+export const LINK_PURPOSES = ["invitation", "password_reset"] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
+
+/** What opening a one-time link finds, so that its page can say plainly why it cannot be used. */
+export const LINK_STATES = ["valid", "expired", "used", "withdrawn", "unknown"] as const;
+export type LinkState = (typeof LINK_STATES)[number];

@@ -43,6 +43,21 @@ export type NewUser = z.output<typeof newUserSchema>;
 export const ownerSetupSchema = newUserSchema.omit({ role: true });
 export type OwnerSetupValues = z.input<typeof ownerSetupSchema>;
 
+/** An owner's invitation to join the team (issue 21). */
+export const newInvitationSchema = z.object({ email: emailSchema, role: roleSchema });
+export type NewInvitation = z.output<typeof newInvitationSchema>;
+
+/**
+ * Accepting an invitation: the email and role are the invitation's. Whether
+ * the password is too easy to guess is decided on the server
+ * (lib/auth/password-strength.ts), whose dictionaries stay out of the browser.
+ */
+export const invitationAcceptanceSchema = z.object({ name: personNameSchema, password: passwordSchema });
+export type InvitationAcceptance = z.output<typeof invitationAcceptanceSchema>;
+
+/** A new password, from a reset link (and later the change-password form). */
+export const newPasswordSchema = z.object({ password: passwordSchema });
+
 // Sign-in checks only presence: the rules for new passwords must not lock out
 // an account made under older rules.
 export const signInSchema = z.object({
