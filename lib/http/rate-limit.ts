@@ -15,7 +15,15 @@ import { existingProcessGlobal, processGlobal } from "@/lib/server/process-globa
 export type LimitName = keyof ReturnType<typeof env>["rateLimits"];
 
 // The HTTP names of the limits, as the RateLimit headers quote them.
-const POLICY_NAMES: Record<LimitName, string> = { api: "api", anonymous: "anonymous", signInAddress: "sign-in-address", signInAccount: "sign-in-account" };
+const POLICY_NAMES: Record<LimitName, string> = {
+  api: "api",
+  anonymous: "anonymous",
+  signInAddress: "sign-in-address",
+  signInAccount: "sign-in-account",
+  resetRequestAddress: "reset-request-address",
+  resetRequestAccount: "reset-request-account",
+  linkAddress: "link-address",
+};
 
 function limiter(name: LimitName): { limit: RateLimit; store: RateLimiterAbstract } | null {
   return processGlobal(`rate-limit.${name}`, () => {

@@ -111,6 +111,17 @@ const variablesSchema = z.object({
     // Failed sign-ins, per client address and per account (whether or not it exists).
     RATE_LIMIT_SIGN_IN_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
     RATE_LIMIT_SIGN_IN_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
+    // Password reset emails asked for from the sign-in page, per client address and per email typed.
+    RATE_LIMIT_RESET_REQUEST_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
+    RATE_LIMIT_RESET_REQUEST_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
+    // Invitation and reset links tried that open nothing (unknown, used, expired, withdrawn), per client address.
+    RATE_LIMIT_LINK_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
+    // Email (optional): where invitations and password resets are sent from. Without SMTP_URL,
+    // links are shown only to the owner who makes them.
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example:465" })
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3, "must be an address such as Plant Store <plants@shop.example>").optional(),
     // Webhooks: whether this process runs the delivery worker (off when `npm run worker` runs it apart),
     // the delays before each attempt, how long a receiver has to answer, and whether endpoints may be
     // http:// URLs and private, loopback or link-local addresses (for tests and closed networks only).
@@ -142,6 +153,10 @@ const envSchema = variablesSchema
       }
       if (missing.length > 0) return z.NEVER;
     }
+    if (vars.SMTP_URL !== undefined && vars.MAIL_FROM === undefined) {
+      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "must be set when SMTP_URL is: the sender of the app's emails, such as Plant Store <plants@shop.example>" });
+      return z.NEVER;
+    }
     return {
       nodeEnv: vars.NODE_ENV,
       dataDir,
@@ -168,7 +183,12 @@ const envSchema = variablesSchema
         anonymous: vars.RATE_LIMIT_ANONYMOUS,
         signInAddress: vars.RATE_LIMIT_SIGN_IN_ADDRESS,
         signInAccount: vars.RATE_LIMIT_SIGN_IN_ACCOUNT,
+        resetRequestAddress: vars.RATE_LIMIT_RESET_REQUEST_ADDRESS,
+        resetRequestAccount: vars.RATE_LIMIT_RESET_REQUEST_ACCOUNT,
+        linkAddress: vars.RATE_LIMIT_LINK_ADDRESS,
       },
+      /** Where the app's emails go out; null sends none. */
+      mail: vars.SMTP_URL && vars.MAIL_FROM ? { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM } : null,
       webhooks: {
         worker: vars.WEBHOOK_WORKER === "on",
         /** Milliseconds to wait before each attempt: the first is at the event, the last is the last. */
