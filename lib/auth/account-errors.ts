@@ -40,6 +40,29 @@ export class AccountDeactivatedError extends Error {
   }
 }
 
+/** The current password, asked for before a person changes their password or email, is not theirs. */
+export class WrongPasswordError extends Error {
+  override name = "WrongPasswordError";
+
+  constructor() {
+    super("the current password is not right");
+  }
+}
+
+/** Too many wrong current passwords: `seconds` to wait, as after failed sign-ins. */
+export class TooManyAttemptsError extends Error {
+  override name = "TooManyAttemptsError";
+
+  constructor(readonly seconds: number) {
+    super(`too many wrong passwords: wait ${minutes(seconds)}, then try again`);
+  }
+}
+
+function minutes(seconds: number): string {
+  const count = Math.max(1, Math.ceil(seconds / 60));
+  return `${count} minute${count === 1 ? "" : "s"}`;
+}
+
 /** A new password that zxcvbn finds easy to guess (lib/auth/password-strength.ts). */
 export class WeakPasswordError extends Error {
   override name = "WeakPasswordError";

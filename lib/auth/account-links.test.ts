@@ -44,7 +44,7 @@ describe("invitations", () => {
     const { secret, link } = await createInvitation({ email: "owen@example.com", role: "owner" });
     const user = await acceptInvitation(secret, { name: "Owen", password: PASSWORD });
     expect(user).toMatchObject({ email: "owen@example.com", name: "Owen", role: "owner" });
-    expect(await authenticate("owen@example.com", PASSWORD)).toEqual(user);
+    expect(await authenticate("owen@example.com", PASSWORD)).toEqual({ ...user, signedInAt: expect.any(Date) });
     expect(await openLink("invitation", secret)).toEqual({ state: "used" });
     expect(await db().accountLink.findUnique({ where: { id: link.id } })).toMatchObject({ userId: user.id, usedAt: expect.any(Date) });
     await expectUnusable(acceptInvitation(secret, { name: "Owen again", password: PASSWORD }), "used");
@@ -123,7 +123,7 @@ describe("password resets", () => {
     await expect(resetPassword(secret, "password1234")).rejects.toBeInstanceOf(WeakPasswordError);
     await expect(resetPassword(secret, "purple-otter-drums-loudly")).resolves.toEqual(user);
     expect(await authenticate("rita@example.com", PASSWORD)).toBeNull();
-    expect(await authenticate("rita@example.com", "purple-otter-drums-loudly")).toEqual(user);
+    expect(await authenticate("rita@example.com", "purple-otter-drums-loudly")).toEqual({ ...user, signedInAt: expect.any(Date) });
     // The session from before the reset is void; one signed in now counts.
     expect(await findSessionUser(user.id, signedIn)).toBeNull();
     expect(await findSessionUser(user.id, new Date())).toEqual(user);

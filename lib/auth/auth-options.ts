@@ -3,7 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { authenticate, type StaffUser } from "@/lib/auth/users";
+import { authenticate, type SignedInUser } from "@/lib/auth/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { SIGN_IN_RATE_LIMITED, signInSchema } from "@/lib/validations/user";
@@ -40,13 +40,15 @@ export function authOptions(): NextAuthOptions {
           const parsed = signInSchema.safeParse(credentials);
           if (!parsed.success) return null;
           const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, headerValue(request.headers, CLIENT_ADDRESS_HEADER) ?? "unknown");
-          return user && { id: user.id, email: user.email, name: user.name };
+          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime() };
         },
       }),
     ],
     callbacks: {
-      // The token carries only who signed in (sub); role and existence are
-      // read from the database on every request, so changes apply at once.
+      // The token carries only who signed in (sub) and when (signedInAt, ms);
+      // role, activity and whether the session still counts are read from the
+      // database on every request (lib/auth/require-staff.ts), so changes apply at once.
+      jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt }),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
       redirect: ({ url, baseUrl }) => {
         const sameOrigin = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
@@ -63,7 +65,7 @@ export function authOptions(): NextAuthOptions {
  * or not an account has it, so the answer never tells which emails exist.
  * Refused, next-auth hands the form "rate-limited:<seconds>".
  */
-async function authenticateWithinLimits(email: string, password: string, address: string): Promise<StaffUser | null> {
+async function authenticateWithinLimits(email: string, password: string, address: string): Promise<SignedInUser | null> {
   const account = email.trim().toLowerCase();
   const waits = await Promise.all([blockedFor("signInAddress", address), blockedFor("signInAccount", account)]);
   const wait = Math.max(0, ...waits.filter((seconds) => seconds !== undefined));

@@ -2,6 +2,8 @@ import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/api-tokens";
 import { authenticateCaller } from "@/lib/auth/caller";
+import { endOtherSessions } from "@/lib/auth/own-account";
+import { deactivateUser, reactivateUser } from "@/lib/auth/team";
 import { createUser } from "@/lib/auth/users";
 import { ApiError } from "@/lib/http/api-error";
 import { env } from "@/lib/server/env";
@@ -45,6 +47,26 @@ describe("authenticateCaller with a staff session cookie", () => {
     ["a request with no origin evidence", {}],
   ])("refuses it from %s with 403", async (_, headers) => {
     expect(await refusal(post({ cookie, ...headers }))).toMatchObject({ status: 403, challenge: undefined });
+  });
+
+  it("refuses (401) a session whose account is deactivated, or that an \"end every session\" voided", async () => {
+    const user = await createUser({ email: "vic@example.com", name: "Vic", role: "staff", password: "a long passphrase" });
+    const sessionAt = async (signedInAt: number) => `next-auth.session-token=${await encode({ token: { sub: user.id, signedInAt }, secret: env().authSecret })}`;
+    const open = await sessionAt(Date.now() - 1000);
+    expect(await authenticateCaller(post({ cookie: open, "sec-fetch-site": "same-origin" }), "plants:write")).toMatchObject({ kind: "staff" });
+
+    await deactivateUser(user.id);
+    expect(await refusal(post({ cookie: open, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
+    await reactivateUser(user.id);
+    // Deactivating ended the sessions from before it; a later sign-in counts.
+    expect(await refusal(post({ cookie: open, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
+    const later = await sessionAt(Date.now());
+    expect(await authenticateCaller(post({ cookie: later, "sec-fetch-site": "same-origin" }), "plants:write")).toMatchObject({ kind: "staff" });
+
+    const { sessionsValidFrom } = await endOtherSessions({ id: user.id, email: user.email, name: user.name, role: user.role });
+    expect(await refusal(post({ cookie: later, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
+    const reissued = await sessionAt(sessionsValidFrom.getTime());
+    expect(await authenticateCaller(post({ cookie: reissued, "sec-fetch-site": "same-origin" }), "plants:write")).toMatchObject({ kind: "staff" });
   });
 
   it("ignores the cookie when an Authorization header is present", async () => {

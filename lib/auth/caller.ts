@@ -1,8 +1,8 @@
 import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
 import { authenticateBearer, bearerChallenge } from "@/lib/auth/bearer-token";
 import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
-import { sessionUserId } from "@/lib/auth/session-cookie";
-import { findUser, type StaffUser } from "@/lib/auth/users";
+import { readSessionCookie } from "@/lib/auth/session-cookie";
+import { findSessionUser, type StaffUser } from "@/lib/auth/users";
 import { ApiError } from "@/lib/http/api-error";
 import { env } from "@/lib/server/env";
 import { grants, SCOPES, type Scope } from "@/lib/validations/api-token";
@@ -24,8 +24,8 @@ const STAFF_SCOPES = SCOPES;
 export async function authenticateCaller(request: Request, scope: Scope): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header !== null && header.trim() !== "") return { kind: "token", token: await authenticateBearer(header, scope) };
-  const userId = await sessionUserId(request);
-  const user = userId ? await findUser(userId) : null;
+  const session = await readSessionCookie(request.headers.get("cookie"));
+  const user = session ? await findSessionUser(session.userId, session.signedInAt) : null;
   if (!user) throw bearerChallenge("Unauthorized", "authentication required: send Authorization: Bearer <token>");
   if (!isSameOriginRequest(request, appOrigin(request, env().authUrl))) {
     throw new ApiError("Forbidden", "a staff session is accepted only from this app's own pages; other clients must send a bearer token");

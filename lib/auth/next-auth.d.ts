@@ -1,8 +1,19 @@
 import type { DefaultSession } from "next-auth";
 
-// The session callback in lib/auth.ts adds the user's id.
+// What lib/auth/auth-options.ts adds to next-auth's types: the user's id in the
+// session, and when they signed in (ms since the epoch) in the user that
+// authorize() answers and in the token's claims.
 declare module "next-auth" {
   interface Session {
     user: DefaultSession["user"] & { id?: string };
+  }
+  interface User {
+    signedInAt?: number;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    signedInAt?: number;
   }
 }

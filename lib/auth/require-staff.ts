@@ -1,9 +1,9 @@
-import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { authOptions } from "@/lib/auth/auth-options";
 import { signInPath } from "@/lib/auth/callback-url";
-import { findUser, type StaffUser } from "@/lib/auth/users";
+import { readSessionCookie } from "@/lib/auth/session-cookie";
+import { findSessionUser, type StaffUser } from "@/lib/auth/users";
 
 // Called by every staff page and every server action before it touches data.
 // Middleware alone is not a guard: CVE-2025-29927 skipped it with one header.
@@ -27,11 +27,12 @@ export async function requireOwner(returnPath: string): Promise<StaffUser> {
 }
 
 /**
- * The signed-in staff member, or null. The account must still exist: deleting
- * it ends its sessions. Cached per request, as layout and page both ask.
+ * The signed-in staff member, or null. The session is checked against its
+ * account in the database on every request, so that on every instance at once
+ * a deactivated account, or a session older than the account's last "end every
+ * session", is no one. Cached per request, as layout and page both ask.
  */
 export const currentStaff = cache(async (): Promise<StaffUser | null> => {
-  const session = await getServerSession(authOptions());
-  const id = session?.user.id;
-  return id ? findUser(id) : null;
+  const session = await readSessionCookie((await headers()).get("cookie"));
+  return session ? findSessionUser(session.userId, session.signedInAt) : null;
 });

@@ -1,23 +1,42 @@
 import { decode } from "next-auth/jwt";
 import { env } from "@/lib/server/env";
 
-// Reads next-auth's session cookie from a request, for API routes that accept
-// a staff session. Only the cookie is read: next-auth's getToken would also
-// take a "Bearer" Authorization header, which here belongs to API tokens.
+// next-auth's session cookie, read straight from a request's Cookie header:
+// by the staff pages and actions (lib/auth/require-staff.ts) and by API routes
+// that accept a staff session (lib/auth/caller.ts). Only the cookie is read:
+// next-auth's getToken would also take a "Bearer" Authorization header, which
+// here belongs to API tokens.
 
 // The "__Secure-" name is used over HTTPS (browsers accept it only from a
 // secure origin), the plain one over HTTP.
-const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+const SECURE_COOKIE_NAME = "__Secure-next-auth.session-token";
+const PLAIN_COOKIE_NAME = "next-auth.session-token";
+const COOKIE_NAMES = [SECURE_COOKIE_NAME, PLAIN_COOKIE_NAME];
 
-/** The user id of a valid, unexpired session in the request's cookies, or null. */
-export async function sessionUserId(request: Request): Promise<string | null> {
-  const cookies = parseCookies(request.headers.get("cookie") ?? "");
+/** The name next-auth gives the session cookie here: secure once the app is served over https (lib/auth/auth-options.ts). */
+export function sessionCookieName(): string {
+  return env().authUrl?.startsWith("https://") ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
+}
+
+/**
+ * Who a session is, and when they signed in: the moment decides whether a
+ * later "end every session" (a password change, a reset, a deactivation) has
+ * voided it (lib/auth/users.ts findSessionUser).
+ */
+export type SessionClaims = { userId: string; signedInAt: Date };
+
+/** The claims of a valid, unexpired session cookie in `cookieHeader`, or null. */
+export async function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
+  const cookies = parseCookies(cookieHeader ?? "");
   for (const name of COOKIE_NAMES) {
     const token = joinChunks(cookies, name);
     if (!token) continue;
     try {
       const claims = await decode({ token, secret: env().authSecret });
-      return typeof claims?.sub === "string" ? claims.sub : null;
+      if (typeof claims?.sub !== "string") return null;
+      // A session from before the claim existed counts as signed in long ago: any cut-off ends it.
+      const signedInAt = typeof claims.signedInAt === "number" && Number.isFinite(claims.signedInAt) ? claims.signedInAt : 0;
+      return { userId: claims.sub, signedInAt: new Date(signedInAt) };
     } catch {
       return null;
     }

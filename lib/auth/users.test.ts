@@ -21,7 +21,7 @@ describe("accounts", () => {
 
   it("stores a salted argon2id hash and signs in by email, case-insensitively", async () => {
     const user = await createUser({ email: "sam@example.com", name: "Sam", role: "staff", password: "a long passphrase" });
-    expect(await authenticate("  SAM@example.com ", "a long passphrase")).toEqual(user);
+    expect(await authenticate("  SAM@example.com ", "a long passphrase")).toEqual({ ...user, signedInAt: expect.any(Date) });
     expect(await authenticate("sam@example.com", "a long passphrase!")).toBeNull();
     expect(await authenticate("nobody@example.com", "a long passphrase")).toBeNull();
     await expect(createUser({ email: "sam@example.com", name: "Sam 2", role: "staff", password: "another passphrase" })).rejects.toBeInstanceOf(EmailTakenError);
@@ -45,7 +45,7 @@ describe("signing in", () => {
     const user = await createUser({ email: "dee@example.com", name: "Dee", role: "staff", password: "a long passphrase" });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt).toBeNull();
     const before = Date.now();
-    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual(user);
+    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual({ ...user, signedInAt: expect.any(Date) });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt?.getTime()).toBeGreaterThanOrEqual(before - 1);
 
     await deactivateUser(user.id);
@@ -53,10 +53,20 @@ describe("signing in", () => {
     expect(await findUser(user.id)).toBeNull();
     expect(await findSessionUser(user.id, new Date())).toBeNull();
     await reactivateUser(user.id);
-    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual(user);
+    expect(await authenticate("dee@example.com", "a long passphrase")).toEqual({ ...user, signedInAt: expect.any(Date) });
     expect(await findUser(user.id)).toEqual(user);
     // Sessions from before the deactivation stay void; the owner was never touched.
     expect(await findSessionUser(user.id, new Date(before - 2000))).toBeNull();
     expect(await findSessionUser(owner.id, new Date(before - 2000))).toEqual(owner);
+  });
+
+  it("dates a new session no earlier than the account's cut-off, so a clock behind another instance's cannot void it at birth", async () => {
+    const user = await createUser({ email: "skew@example.com", name: "Skew", role: "staff", password: "a long passphrase" });
+    const cutOff = new Date(Date.now() + 60_000);
+    await db().user.update({ where: { id: user.id }, data: { sessionsValidFrom: cutOff } });
+    const signedIn = await authenticate("skew@example.com", "a long passphrase");
+    expect(signedIn?.signedInAt).toEqual(cutOff);
+    expect(await findSessionUser(user.id, signedIn!.signedInAt)).toEqual(user);
+    expect(await findSessionUser(user.id, new Date(cutOff.getTime() - 1))).toBeNull();
   });
 });

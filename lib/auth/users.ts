@@ -38,15 +38,17 @@ export async function findUser(id: string): Promise<StaffUser | null> {
 
 /**
  * The account a session signed in at `signedInAt` belongs to, while the session
- * counts: the account is active and no reset or deactivation has voided the
- * sessions issued before it (sessions_valid_from). Compared to the second, as a
- * JWT's times are: a session signed in the same second as the cut-off counts,
- * so that signing in right after a reset works.
+ * counts: the account is active and no password change, reset, deactivation or
+ * "sign out everywhere" has voided the sessions issued before it
+ * (sessions_valid_from). A session signed in at the cut-off itself counts: the
+ * one that made the cut-off is issued again with it (lib/auth/session-reissue.ts),
+ * and a sign-in is never dated before it (authenticate), whatever the clocks of
+ * the instances say.
  */
 export async function findSessionUser(id: string, signedInAt: Date): Promise<StaffUser | null> {
   const row = await db().user.findUnique({ where: { id } });
   if (!row || row.deactivatedAt) return null;
-  if (row.sessionsValidFrom && Math.floor(signedInAt.getTime() / 1000) < Math.floor(row.sessionsValidFrom.getTime() / 1000)) return null;
+  if (row.sessionsValidFrom && signedInAt.getTime() < row.sessionsValidFrom.getTime()) return null;
   return toStaffUser(row);
 }
 
@@ -96,18 +98,25 @@ export async function createFirstOwner(input: Omit<NewUser, "role">): Promise<St
   return inserted === 1 ? user : null;
 }
 
+/** An account that has just signed in, and the moment its session counts from. */
+export type SignedInUser = StaffUser & { signedInAt: Date };
+
 /**
  * The account these credentials open, or null; takes the same time whether the
  * email is unknown, the password wrong or the account deactivated, so response
- * times do not tell which. A success is recorded as the last sign-in.
+ * times do not tell which. A success is recorded as the last sign-in. The
+ * session is dated now, or at the account's last cut-off if this instance's
+ * clock is behind the one that made it, so a new session is never born void.
  */
-export async function authenticate(email: string, password: string): Promise<StaffUser | null> {
+export async function authenticate(email: string, password: string): Promise<SignedInUser | null> {
   const row = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
   if (!row) {
     await spendVerifyTime(password);
     return null;
   }
   if (!(await verifyPassword(row.passwordHash, password)) || row.deactivatedAt) return null;
-  await db().user.update({ where: { id: row.id }, data: { lastSignInAt: new Date() } });
-  return toStaffUser(row);
+  const now = new Date();
+  await db().user.update({ where: { id: row.id }, data: { lastSignInAt: now } });
+  const signedInAt = row.sessionsValidFrom && row.sessionsValidFrom > now ? row.sessionsValidFrom : now;
+  return { ...toStaffUser(row), signedInAt };
 }

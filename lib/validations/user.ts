@@ -55,8 +55,24 @@ export type NewInvitation = z.output<typeof newInvitationSchema>;
 export const invitationAcceptanceSchema = z.object({ name: personNameSchema, password: passwordSchema });
 export type InvitationAcceptance = z.output<typeof invitationAcceptanceSchema>;
 
-/** A new password, from a reset link (and later the change-password form). */
+/** A new password, from a reset link. */
 export const newPasswordSchema = z.object({ password: passwordSchema });
+
+/** A person's own name and email (the Account page); the current password is needed only to change the email. */
+export const profileChangeSchema = z.object({
+  name: personNameSchema,
+  email: emailSchema,
+  currentPassword: z.string().max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`).default(""),
+});
+export type ProfileChangeValues = z.input<typeof profileChangeSchema>;
+export type ProfileChange = z.output<typeof profileChangeSchema>;
+
+/** A person's new password, given their current one (the Account page). */
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string().min(1, "current password is required").max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`),
+  newPassword: passwordSchema,
+});
+export type PasswordChangeValues = z.input<typeof passwordChangeSchema>;
 
 // Sign-in checks only presence: the rules for new passwords must not lock out
 // an account made under older rules.

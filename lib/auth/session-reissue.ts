@@ -1,0 +1,28 @@
+import { encode } from "next-auth/jwt";
+import { cookies } from "next/headers";
+import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
+import { sessionCookieName } from "@/lib/auth/session-cookie";
+import type { StaffUser } from "@/lib/auth/users";
+import { env } from "@/lib/server/env";
+
+// After a person ends their other sessions (a new password, "sign out
+// everywhere"), the session that asked must go on: a server action gives its
+// browser a new session cookie, dated at the cut-off the change set, made as
+// next-auth makes its own (an encrypted JWT with the same claims and lifetime).
+
+/** Sets this request's session cookie to a new session of `user`, signed in at `signedInAt`. */
+export async function reissueSession(user: StaffUser, signedInAt: Date): Promise<void> {
+  const token = await encode({
+    token: { sub: user.id, name: user.name, email: user.email, signedInAt: signedInAt.getTime() },
+    secret: env().authSecret,
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+  const name = sessionCookieName();
+  (await cookies()).set(name, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: name.startsWith("__Secure-"),
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
