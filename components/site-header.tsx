@@ -58,8 +58,9 @@ export function SiteHeader({ user, signInHref = "/sign-in" }: { user: HeaderUser
       <p className="who">
         {user ? (
           <>
+            {/* The person's name leads to their own account: name, email, password, sessions. */}
             <span>
-              {user.name} ({user.role})
+              <Link href="/account">{user.name}</Link> ({user.role})
             </span>{" "}
             <SignOutButton />
           </>

@@ -1,8 +1,8 @@
-import { headers } from "next/headers";
+import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { signInPath } from "@/lib/auth/callback-url";
-import { readSessionCookie } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/auth/session-cookie";
 import { findSessionUser, type StaffUser } from "@/lib/auth/users";
 
 // Called by every staff page and every server action before it touches data.
@@ -33,6 +33,7 @@ export async function requireOwner(returnPath: string): Promise<StaffUser> {
  * session", is no one. Cached per request, as layout and page both ask.
  */
 export const currentStaff = cache(async (): Promise<StaffUser | null> => {
-  const session = await readSessionCookie((await headers()).get("cookie"));
+  const store = await cookies();
+  const session = await sessionClaims((name) => store.get(name)?.value);
   return session ? findSessionUser(session.userId, session.signedInAt) : null;
 });

@@ -25,11 +25,21 @@ export function sessionCookieName(): string {
  */
 export type SessionClaims = { userId: string; signedInAt: Date };
 
-/** The claims of a valid, unexpired session cookie in `cookieHeader`, or null. */
-export async function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
+/** The claims of a valid, unexpired session cookie in a request's Cookie header, or null. */
+export function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
   const cookies = parseCookies(cookieHeader ?? "");
+  return sessionClaims((name) => cookies.get(name));
+}
+
+/**
+ * The claims of a valid, unexpired session cookie among the cookies `lookup`
+ * finds by name, or null. Pages and server actions pass Next's cookie store:
+ * after an action sets a new session cookie, the page it renders again sees
+ * that one, not the request's (now void) one.
+ */
+export async function sessionClaims(lookup: (name: string) => string | undefined): Promise<SessionClaims | null> {
   for (const name of COOKIE_NAMES) {
-    const token = joinChunks(cookies, name);
+    const token = joinChunks(lookup, name);
     if (!token) continue;
     try {
       const claims = await decode({ token, secret: env().authSecret });
@@ -56,10 +66,10 @@ function parseCookies(header: string): Map<string, string> {
 }
 
 // next-auth splits a cookie larger than about 4 kB into name.0, name.1, ...
-function joinChunks(cookies: Map<string, string>, name: string): string | undefined {
-  const whole = cookies.get(name);
+function joinChunks(lookup: (name: string) => string | undefined, name: string): string | undefined {
+  const whole = lookup(name);
   if (whole) return whole;
   const chunks: string[] = [];
-  for (let index = 0; cookies.has(`${name}.${index}`); index++) chunks.push(cookies.get(`${name}.${index}`)!);
+  for (let index = 0, chunk = lookup(`${name}.0`); chunk !== undefined; chunk = lookup(`${name}.${++index}`)) chunks.push(chunk);
   return chunks.length ? chunks.join("") : undefined;
 }

@@ -62,17 +62,22 @@ export const newPasswordSchema = z.object({ password: passwordSchema });
 export const profileChangeSchema = z.object({
   name: personNameSchema,
   email: emailSchema,
-  currentPassword: z.string().max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`).default(""),
+  currentPassword: z.string().max(PASSWORD_MAX, `current password must be at most ${PASSWORD_MAX} characters`).default(""),
 });
+export const profileChangeFieldSchema = profileChangeSchema.keyof();
 export type ProfileChangeValues = z.input<typeof profileChangeSchema>;
 export type ProfileChange = z.output<typeof profileChangeSchema>;
 
 /** A person's new password, given their current one (the Account page). */
 export const passwordChangeSchema = z.object({
-  currentPassword: z.string().min(1, "current password is required").max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`),
-  newPassword: passwordSchema,
+  currentPassword: z.string().min(1, "current password is required").max(PASSWORD_MAX, `current password must be at most ${PASSWORD_MAX} characters`),
+  newPassword: z
+    .string()
+    .min(PASSWORD_MIN, `new password must be at least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `new password must be at most ${PASSWORD_MAX} characters`),
 });
 export type PasswordChangeValues = z.input<typeof passwordChangeSchema>;
+export const passwordChangeFieldSchema = passwordChangeSchema.keyof();
 
 // Sign-in checks only presence: the rules for new passwords must not lock out
 // an account made under older rules.

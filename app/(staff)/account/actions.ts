@@ -1,0 +1,57 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { z } from "zod";
+import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPasswordError } from "@/lib/auth/account-errors";
+import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/own-account";
+import { requireStaff } from "@/lib/auth/require-staff";
+import { reissueSession } from "@/lib/auth/session-reissue";
+import { passwordChangeFieldSchema, passwordChangeSchema, profileChangeFieldSchema, profileChangeSchema } from "@/lib/validations/user";
+
+// Server actions are public endpoints: each one checks the session itself, and
+// changes only the signed-in person's own account. Next refuses a server
+// action posted from another site (its Origin check; lib/server/server-action-origin.ts).
+
+type FieldErrors<Field> = { errors: { field: Field | null; message: string }[] };
+
+export type ProfileResult = { saved: { name: string; email: string } } | FieldErrors<z.infer<typeof profileChangeFieldSchema>>;
+export type PasswordResult = { changed: true } | FieldErrors<z.infer<typeof passwordChangeFieldSchema>>;
+
+export async function saveProfile(values: unknown): Promise<ProfileResult> {
+  const user = await requireStaff("/account");
+  const parsed = profileChangeSchema.safeParse(values);
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue) => ({ field: profileChangeFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+  try {
+    const saved = await updateProfile(user, parsed.data);
+    revalidatePath("/", "layout");
+    return { saved: { name: saved.name, email: saved.email } };
+  } catch (error) {
+    if (error instanceof EmailTakenError) return { errors: [{ field: "email", message: error.message }] };
+    if (error instanceof WrongPasswordError || error instanceof TooManyAttemptsError) return { errors: [{ field: "currentPassword", message: error.message }] };
+    throw error;
+  }
+}
+
+/** A new password ends every other session; this browser's goes on with a new cookie. */
+export async function savePassword(values: unknown): Promise<PasswordResult> {
+  const user = await requireStaff("/account");
+  const parsed = passwordChangeSchema.safeParse(values);
+  if (!parsed.success) return { errors: parsed.error.issues.map((issue) => ({ field: passwordChangeFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+  try {
+    const { user: changed, sessionsValidFrom } = await changePassword(user, parsed.data.currentPassword, parsed.data.newPassword);
+    await reissueSession(changed, sessionsValidFrom);
+    return { changed: true };
+  } catch (error) {
+    if (error instanceof WrongPasswordError || error instanceof TooManyAttemptsError) return { errors: [{ field: "currentPassword", message: error.message }] };
+    if (error instanceof WeakPasswordError) return { errors: [{ field: "newPassword", message: error.message }] };
+    throw error;
+  }
+}
+
+/** Ends every session of the signed-in person but this one. */
+export async function signOutEverywhereElse(): Promise<{ done: true }> {
+  const user = await requireStaff("/account");
+  const { user: current, sessionsValidFrom } = await endOtherSessions(user);
+  await reissueSession(current, sessionsValidFrom);
+  return { done: true };
+}
