@@ -1,10 +1,9 @@
 "use client";
 
-import { useState } from "react";
 import { renewInvitationLink, withdrawInvitationLink } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
-import { type TeamOutcome, TeamOutcomeView } from "@/components/team-outcome";
+import { TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
 
 /** A pending invitation as the team page lists it (lib/auth/team.ts's PendingInvitation). */
@@ -16,18 +15,7 @@ export type TeamInvitationRow = { id: string; email: string; role: Role; expires
  * is told above the table, and takes focus.
  */
 export function TeamInvitationList({ invitations }: { invitations: TeamInvitationRow[] }) {
-  const [outcome, setOutcome] = useState<TeamOutcome>(null);
-  const [pending, setPending] = useState(false);
-
-  async function act(change: () => Promise<TeamOutcome>) {
-    setPending(true);
-    setOutcome(null);
-    try {
-      setOutcome(await change());
-    } finally {
-      setPending(false);
-    }
-  }
+  const { outcome, pending, act } = useTeamChanges();
 
   const columns: CardTableColumn<TeamInvitationRow>[] = [
     { header: "Role", cell: (invitation) => invitation.role },
@@ -40,7 +28,7 @@ export function TeamInvitationList({ invitations }: { invitations: TeamInvitatio
           <button
             type="button"
             className="secondary"
-            disabled={pending}
+            aria-disabled={pending}
             aria-label={`New link for ${invitation.email}`}
             onClick={() => act(() => renewInvitationLink(invitation.id))}
           >
@@ -49,7 +37,7 @@ export function TeamInvitationList({ invitations }: { invitations: TeamInvitatio
           <button
             type="button"
             className="danger"
-            disabled={pending}
+            aria-disabled={pending}
             aria-label={`Withdraw the invitation for ${invitation.email}`}
             onClick={() => act(async () => ({ ...(await withdrawInvitationLink(invitation.id, invitation.email)), focus: true }))}
           >

@@ -1,10 +1,10 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import { changeMemberRole, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
-import { type TeamOutcome, TeamOutcomeView } from "@/components/team-outcome";
+import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
 
 /** An account as the team page lists it (lib/auth/team.ts's TeamMember, as much as the page shows). */
@@ -18,8 +18,6 @@ export type TeamMemberRow = {
   liveTokens: number;
 };
 
-type Act = (change: () => Promise<TeamOutcome>) => Promise<void>;
-
 /**
  * Every account, with what an owner can do to each: change its role,
  * deactivate it (once confirmed) or reactivate it, and make a password reset
@@ -27,18 +25,7 @@ type Act = (change: () => Promise<TeamOutcome>) => Promise<void>;
  * the table. `selfId`: the signed-in owner, whose own row says so.
  */
 export function TeamMemberList({ members, selfId }: { members: TeamMemberRow[]; selfId: string }) {
-  const [outcome, setOutcome] = useState<TeamOutcome>(null);
-  const [pending, setPending] = useState(false);
-
-  const act: Act = async (change) => {
-    setPending(true);
-    setOutcome(null);
-    try {
-      setOutcome(await change());
-    } finally {
-      setPending(false);
-    }
-  };
+  const { outcome, pending, act } = useTeamChanges();
 
   const columns: CardTableColumn<TeamMemberRow>[] = [
     { header: "Email", cell: (member) => member.email, breakAnywhere: true },
@@ -58,22 +45,22 @@ export function TeamMemberList({ members, selfId }: { members: TeamMemberRow[]; 
   );
 }
 
-function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; self: boolean; pending: boolean; act: Act }) {
+function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; self: boolean; pending: boolean; act: TeamAct }) {
   const other: Role = member.role === "owner" ? "staff" : "owner";
   return (
     <div className="row-actions">
-      <button type="button" className="secondary" disabled={pending} aria-label={`Make ${other} ${member.name}`} onClick={() => act(() => changeMemberRole(member.id, other))}>
+      <button type="button" className="secondary" aria-disabled={pending} aria-label={`Make ${other} ${member.name}`} onClick={() => act(() => changeMemberRole(member.id, other))}>
         Make {other}
       </button>
       {member.status === "active" ? (
         <>
-          <button type="button" className="secondary" disabled={pending} aria-label={`Password reset link for ${member.name}`} onClick={() => act(() => makePasswordReset(member.id))}>
+          <button type="button" className="secondary" aria-disabled={pending} aria-label={`Password reset link for ${member.name}`} onClick={() => act(() => makePasswordReset(member.id))}>
             Password reset link
           </button>
           <DeactivateDialog member={member} self={self} pending={pending} act={act} />
         </>
       ) : (
-        <button type="button" className="secondary" disabled={pending} aria-label={`Reactivate ${member.name}`} onClick={() => act(() => reactivateMember(member.id))}>
+        <button type="button" className="secondary" aria-disabled={pending} aria-label={`Reactivate ${member.name}`} onClick={() => act(async () => ({ ...(await reactivateMember(member.id)), focus: true }))}>
           Reactivate
         </button>
       )}
@@ -82,12 +69,13 @@ function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; 
 }
 
 /** Deactivates the account after a confirmation that names it, in a modal dialog (the browser's own: it keeps focus inside and closes on Escape). */
-function DeactivateDialog({ member, self, pending, act }: { member: TeamMemberRow; self: boolean; pending: boolean; act: Act }) {
+function DeactivateDialog({ member, self, pending, act }: { member: TeamMemberRow; self: boolean; pending: boolean; act: TeamAct }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const ids = { title: `deactivate-${member.id}-title`, text: `deactivate-${member.id}-text` };
 
   function open() {
+    if (pending) return;
     dialog.current?.showModal();
     // The safe choice first: Enter or Space on the focused button does not deactivate.
     cancel.current?.focus();
@@ -104,7 +92,7 @@ function DeactivateDialog({ member, self, pending, act }: { member: TeamMemberRo
 
   return (
     <>
-      <button type="button" className="danger" disabled={pending} aria-label={`Deactivate ${member.name}`} onClick={open}>
+      <button type="button" className="danger" aria-disabled={pending} aria-label={`Deactivate ${member.name}`} onClick={open}>
         Deactivate
       </button>
       <dialog ref={dialog} aria-labelledby={ids.title} aria-describedby={ids.text} className="confirm-dialog">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { LinkShown, TeamChangeResult, TeamLinkResult } from "@/app/(staff)/team/actions";
 import { AccountLinkOnce } from "@/components/account-link-once";
 import { FormError } from "@/components/form-error";
@@ -33,4 +33,32 @@ export function TeamOutcomeView({ outcome, linkId }: { outcome: TeamOutcome; lin
       <FormError message={outcome && "error" in outcome ? outcome.error : undefined} />
     </div>
   );
+}
+
+/** Runs one change at a time for a list's buttons, and keeps what it did for TeamOutcomeView. */
+export type TeamAct = (change: () => Promise<TeamOutcome>) => Promise<void>;
+
+/**
+ * A list's changes and their outcome. While one runs, the buttons are
+ * aria-disabled rather than disabled, and a click does nothing: a disabled
+ * button loses keyboard focus, and the owner would start again from the top
+ * of the page after each change.
+ */
+export function useTeamChanges(): { outcome: TeamOutcome; pending: boolean; act: TeamAct } {
+  const [outcome, setOutcome] = useState<TeamOutcome>(null);
+  const [pending, setPending] = useState(false);
+  const running = useRef(false);
+  const act: TeamAct = async (change) => {
+    if (running.current) return;
+    running.current = true;
+    setPending(true);
+    setOutcome(null);
+    try {
+      setOutcome(await change());
+    } finally {
+      running.current = false;
+      setPending(false);
+    }
+  };
+  return { outcome, pending, act };
 }

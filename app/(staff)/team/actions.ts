@@ -68,6 +68,7 @@ export async function renewInvitationLink(invitationId: unknown): Promise<TeamLi
   }
 }
 
+/** `email` only names the invitation in the sentence, for the owner who asked. */
 export async function withdrawInvitationLink(invitationId: unknown, email: unknown): Promise<TeamChangeResult> {
   await requireOwner(TEAM);
   const withdrawn = await withdrawInvitation(text(invitationId));
