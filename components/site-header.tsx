@@ -39,9 +39,14 @@ export function SiteHeader({ user, signInHref = "/sign-in" }: { user: HeaderUser
                 <NavLink href="/tokens">API tokens</NavLink>
               </li>
               {user.role === "owner" && (
-                <li>
-                  <NavLink href="/webhooks">Webhooks</NavLink>
-                </li>
+                <>
+                  <li>
+                    <NavLink href="/webhooks">Webhooks</NavLink>
+                  </li>
+                  <li>
+                    <NavLink href="/team">Team</NavLink>
+                  </li>
+                </>
               )}
             </>
           )}

@@ -21,7 +21,7 @@ function expectLight(weights: Record<string, ScriptWeight>): void {
 }
 
 test("every staff page loads at most 180 kB of gzipped script on a first visit, and nothing more by itself", async ({ browser, database, ownerState, page }) => {
-  // Seven pages, each in a fresh browser context, each until its network is quiet.
+  // Eight pages, each in a fresh browser context, each until its network is quiet.
   test.slow();
   const plant = await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: { id: 7_630_001, name: "Weighed fern" } });
   expect(plant.status()).toBe(200);
@@ -33,7 +33,7 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
   expect(endpoint, hook.stderr).toBeDefined();
 
   const weights: Record<string, ScriptWeight> = {};
-  for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`]) {
+  for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`, "/team"]) {
     // Signed in, with an empty cache: a first visit, or the first after a new build.
     const context = await browser.newContext({ storageState: ownerState });
     weights[path] = await weighPageScripts(await context.newPage(), `${database.baseURL}${path}`);

@@ -15,6 +15,7 @@ test("every page's header marks that page, /docs included", async ({ page }) => 
     ["/import", "Import"],
     ["/tokens", "API tokens"],
     ["/webhooks", "Webhooks"],
+    ["/team", "Team"],
     ["/docs", "API docs"],
   ];
   for (const [path, name] of pages) {

@@ -1,0 +1,157 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LastOwnerError } from "@/lib/auth/account-errors";
+import { accountLinkUrl } from "@/lib/auth/account-link-url";
+import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation } from "@/lib/auth/account-links";
+import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
+import { renewInvitation } from "@/lib/auth/invitation-renewal";
+import { requireOwner } from "@/lib/auth/require-staff";
+import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/team";
+import type { StaffUser } from "@/lib/auth/users";
+import { FLASH_COOKIE } from "@/lib/client/flash-message";
+import { newInvitationSchema, roleSchema } from "@/lib/validations/user";
+import type { LinkPurpose } from "@/lib/validations/user-options";
+import { sentence } from "@/lib/validations/sentence";
+
+// The team page's actions (issue 21). Server actions are public endpoints:
+// each one checks, itself, that an owner is signed in (staff who are not
+// owners get a 404, as from the page). The data layer does not ask who calls.
+// A refusal the owner can act on (the last owner, a deactivated account) is
+// answered as a sentence to show; anything else is a fault, and thrown.
+// A link's URL goes back to the owner's browser only: it is never logged.
+
+const TEAM = "/team";
+
+/** A one-time link as the page shows it, once: where it leads, and whether it was also emailed (null: no mail server). */
+export type LinkShown = { purpose: LinkPurpose; email: string; url: string; mail: { sent: true } | { sent: false; reason: string } | null };
+
+export type InviteResult = { created: LinkShown } | { errors: { field: "email" | "role" | null; message: string }[] };
+
+/** A change to an account: what it did, in a sentence, or why it was refused. */
+export type TeamChangeResult = { done: string } | { error: string };
+
+/** A new link for a person: shown once, or why none was made. */
+export type TeamLinkResult = { link: LinkShown } | { error: string };
+
+const invitationField = newInvitationSchema.keyof();
+
+/** Invites someone from the form's raw values, parsed with the form's own schema; an email an account has is an error on the email. */
+export async function inviteMember(values: unknown): Promise<InviteResult> {
+  const owner = await requireOwner(TEAM);
+  const parsed = newInvitationSchema.safeParse(values);
+  if (!parsed.success) {
+    return { errors: parsed.error.issues.map((issue) => ({ field: invitationField.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+  }
+  let made: NewLink;
+  try {
+    made = await createInvitation({ ...parsed.data, createdById: owner.id });
+  } catch (error) {
+    if (error instanceof EmailTakenError) return { errors: [{ field: "email", message: error.message }] };
+    throw error;
+  }
+  revalidatePath(TEAM);
+  return { created: await sendInvitation(made, owner) };
+}
+
+export async function renewInvitationLink(invitationId: unknown): Promise<TeamLinkResult> {
+  const owner = await requireOwner(TEAM);
+  try {
+    const made = await renewInvitation(text(invitationId), owner.id);
+    revalidatePath(TEAM);
+    if (!made) return { error: GONE_INVITATION };
+    return { link: await sendInvitation(made, owner) };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/** `email` only names the invitation in the sentence, for the owner who asked. */
+export async function withdrawInvitationLink(invitationId: unknown, email: unknown): Promise<TeamChangeResult> {
+  await requireOwner(TEAM);
+  const withdrawn = await withdrawInvitation(text(invitationId));
+  revalidatePath(TEAM);
+  if (!withdrawn) return { error: GONE_INVITATION };
+  return { done: `Withdrew the invitation for ${text(email)}: its link no longer works.` };
+}
+
+/** Makes the account an owner or staff. An owner who makes themself staff may no longer be here, and goes to the plants. */
+export async function changeMemberRole(userId: unknown, role: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  const parsed = roleSchema.safeParse(role);
+  if (!parsed.success) return { error: sentence(parsed.error.issues[0]!.message) };
+  let changed: StaffUser;
+  try {
+    changed = await changeRole(text(userId), parsed.data);
+  } catch (error) {
+    return refusal(error);
+  }
+  revalidatePath(TEAM);
+  if (changed.id === owner.id && changed.role !== "owner") await leaveOwnersPages("You are now staff: the team is managed by its owners.");
+  return { done: changed.role === "owner" ? `${changed.name} is now an owner.` : `${changed.name} is now staff.` };
+}
+
+/** Deactivates the account. An owner who deactivates themself is signed out by it, and leaves. */
+export async function deactivateMember(userId: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  let changed: StaffUser;
+  try {
+    changed = await deactivateUser(text(userId));
+  } catch (error) {
+    return refusal(error);
+  }
+  revalidatePath(TEAM);
+  if (changed.id === owner.id) redirect("/");
+  return { done: `Deactivated ${changed.name}: they can no longer sign in, and their API tokens are refused.` };
+}
+
+export async function reactivateMember(userId: unknown): Promise<TeamChangeResult> {
+  await requireOwner(TEAM);
+  try {
+    const changed = await reactivateUser(text(userId));
+    revalidatePath(TEAM);
+    return { done: `Reactivated ${changed.name}: they can sign in again.` };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/** A password reset link for an active account, emailed too when a mail server is configured. */
+export async function makePasswordReset(userId: unknown): Promise<TeamLinkResult> {
+  const owner = await requireOwner(TEAM);
+  try {
+    const { secret, link } = await createPasswordReset({ userId: text(userId), createdById: owner.id });
+    const url = accountLinkUrl("password_reset", secret);
+    return { link: { purpose: "password_reset", email: link.email, url, mail: await mailPasswordReset(link, url) } };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+async function sendInvitation({ secret, link }: NewLink, owner: StaffUser): Promise<LinkShown> {
+  const url = accountLinkUrl("invitation", secret);
+  return { purpose: "invitation", email: link.email, url, mail: await mailInvitation(link, url, owner.name) };
+}
+
+const GONE_INVITATION = "This invitation is no longer pending: it was accepted, withdrawn or replaced, or it expired.";
+
+/** The refusals an owner can act on, as sentences; anything else is not theirs to fix. */
+function refusal(error: unknown): { error: string } {
+  if (error instanceof AccountNotFoundError) return { error: "This account no longer exists: reload the page to see the team as it is." };
+  // It begins with an email, which keeps its case.
+  if (error instanceof LastOwnerError) return { error: `${error.message}.` };
+  if (error instanceof AccountDeactivatedError || error instanceof EmailTakenError) return { error: sentence(error.message) };
+  throw error;
+}
+
+/** For the flash message the plants page shows once (lib/client/flash-message.ts). */
+async function leaveOwnersPages(message: string): Promise<never> {
+  (await cookies()).set(FLASH_COOKIE, message, { path: "/", maxAge: 60, sameSite: "strict" });
+  redirect("/");
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
