@@ -8,12 +8,14 @@ import type { LinkPurpose } from "@/lib/validations/user-options";
 
 export const LINK_PATHS: Record<LinkPurpose, string> = { invitation: "/join", password_reset: "/reset-password" };
 
-/** The app's address as people reach it: NEXTAUTH_URL, or this machine on PORT. */
-function appBaseUrl(): string {
-  return (env().authUrl ?? `http://localhost:${env().port}`).replace(/\/+$/, "");
-}
-
-/** The link to send: e.g. https://plants.example/join/<secret>. */
-export function accountLinkUrl(purpose: LinkPurpose, secret: string): string {
-  return `${appBaseUrl()}${LINK_PATHS[purpose]}/${secret}`;
+/**
+ * The link to send: e.g. https://plants.example/join/<secret>. It leads to
+ * NEXTAUTH_URL, the app's public address, when it is set (always, when email
+ * is: lib/server/env.ts). Otherwise to `shownAt`, the origin of the owner's
+ * page that made the link, which is where the owner reaches the app; and from
+ * the CLI, to this machine on PORT.
+ */
+export function accountLinkUrl(purpose: LinkPurpose, secret: string, shownAt?: string): string {
+  const base = (env().authUrl ?? shownAt ?? `http://localhost:${env().port}`).replace(/\/+$/, "");
+  return `${base}${LINK_PATHS[purpose]}/${secret}`;
 }

@@ -25,9 +25,14 @@ export function isSameOriginRequest(request: Request, appOrigin: string): boolea
 export function appOrigin(request: Request, publicUrl: string | undefined): string {
   if (publicUrl) return new URL(publicUrl).origin;
   const url = new URL(request.url);
-  const host = firstValue(request.headers.get("x-forwarded-host")) ?? request.headers.get("host") ?? url.host;
-  const protocol = firstValue(request.headers.get("x-forwarded-proto")) ?? url.protocol.slice(0, -1);
-  return `${protocol}://${host}`;
+  return addressedOrigin(request.headers, url.protocol.slice(0, -1)) ?? url.origin;
+}
+
+/** The origin a request's headers say the browser addressed (a proxy's X-Forwarded-* first), if they name a host. */
+export function addressedOrigin(headers: Headers, defaultProtocol = "http"): string | undefined {
+  const host = firstValue(headers.get("x-forwarded-host")) ?? headers.get("host");
+  if (!host) return undefined;
+  return `${firstValue(headers.get("x-forwarded-proto")) ?? defaultProtocol}://${host}`;
 }
 
 function firstValue(header: string | null): string | undefined {

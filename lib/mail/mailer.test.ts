@@ -11,6 +11,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   vi.stubEnv("SMTP_URL", smtp.url);
   vi.stubEnv("MAIL_FROM", "Plant Store <plants@shop.example>");
+  vi.stubEnv("NEXTAUTH_URL", "https://plants.shop.example");
 });
 
 afterAll(async () => {

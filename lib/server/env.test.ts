@@ -46,11 +46,11 @@ describe("loadEnv", () => {
     expect(env.authSecret).toBe(SHARED_SECRETS.NEXTAUTH_SECRET);
   });
 
-  it("sends email only with both SMTP_URL and MAIL_FROM, and refuses one without the other or a URL that is not SMTP", () => {
+  it("sends email only with SMTP_URL, MAIL_FROM and NEXTAUTH_URL, and refuses SMTP_URL without the others or a URL that is not SMTP", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).mail).toBeNull();
-    const mail = { SMTP_URL: "smtps://user:secret@mail.shop.example:465", MAIL_FROM: "Plant Store <plants@shop.example>" };
+    const mail = { SMTP_URL: "smtps://user:secret@mail.shop.example:465", MAIL_FROM: "Plant Store <plants@shop.example>", NEXTAUTH_URL: "https://plants.shop.example" };
     expect(loadEnv({ DATA_DIR: dataDir(), ...mail }).mail).toEqual({ smtpUrl: mail.SMTP_URL, from: mail.MAIL_FROM });
-    expect(() => loadEnv({ DATA_DIR: dataDir(), SMTP_URL: mail.SMTP_URL })).toThrow("MAIL_FROM: must be set when SMTP_URL is");
+    expect(() => loadEnv({ DATA_DIR: dataDir(), SMTP_URL: mail.SMTP_URL })).toThrow(/MAIL_FROM: must be set when SMTP_URL is.*\n.*NEXTAUTH_URL: must be set when SMTP_URL is: the address emailed links lead to/);
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...mail, SMTP_URL: "https://mail.shop.example" })).toThrow("SMTP_URL: must be an smtp:// or smtps:// URL");
   });
 
@@ -92,7 +92,7 @@ describe("loadEnv", () => {
     expect([...documented].filter((name) => !ENV_VARIABLES.includes(name))).toEqual([]);
     for (const [name, value] of shown) {
       // Some variables need their companions: PostgreSQL the shared secrets, SMTP_URL a sender.
-      const secrets = name === "DATABASE_URL" && value.startsWith("postgres") ? SHARED_SECRETS : name === "SMTP_URL" ? { MAIL_FROM: "plants@shop.example" } : {};
+      const secrets = name === "DATABASE_URL" && value.startsWith("postgres") ? SHARED_SECRETS : name === "SMTP_URL" ? { MAIL_FROM: "plants@shop.example", NEXTAUTH_URL: "https://plants.shop.example" } : {};
       expect(() => loadEnv({ DATA_DIR: dataDir(), ...secrets, [name]: value }), `${name}=${value}`).not.toThrow();
     }
   });

@@ -153,9 +153,13 @@ const envSchema = variablesSchema
       }
       if (missing.length > 0) return z.NEVER;
     }
-    if (vars.SMTP_URL !== undefined && vars.MAIL_FROM === undefined) {
-      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: "must be set when SMTP_URL is: the sender of the app's emails, such as Plant Store <plants@shop.example>" });
-      return z.NEVER;
+    if (vars.SMTP_URL !== undefined) {
+      // Emailed links lead to NEXTAUTH_URL, never to the Host a request names: anyone may ask for a
+      // reset email, and a forged Host would otherwise send its link to their own site.
+      const needs = { MAIL_FROM: "the sender of the app's emails, such as Plant Store <plants@shop.example>", NEXTAUTH_URL: "the address emailed links lead to, such as https://plants.shop.example" };
+      const missing = (["MAIL_FROM", "NEXTAUTH_URL"] as const).filter((name) => vars[name] === undefined);
+      for (const name of missing) ctx.addIssue({ code: "custom", path: [name], message: `must be set when SMTP_URL is: ${needs[name]}` });
+      if (missing.length > 0) return z.NEVER;
     }
     return {
       nodeEnv: vars.NODE_ENV,

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LastOwnerError } from "@/lib/auth/account-errors";
 import { accountLinkUrl } from "@/lib/auth/account-link-url";
@@ -9,6 +9,7 @@ import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
 import { renewInvitation } from "@/lib/auth/invitation-renewal";
 import { requireOwner } from "@/lib/auth/require-staff";
+import { addressedOrigin } from "@/lib/auth/same-origin";
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/team";
 import type { StaffUser } from "@/lib/auth/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
@@ -123,7 +124,7 @@ export async function makePasswordReset(userId: unknown): Promise<TeamLinkResult
   const owner = await requireOwner(TEAM);
   try {
     const { secret, link } = await createPasswordReset({ userId: text(userId), createdById: owner.id });
-    const url = accountLinkUrl("password_reset", secret);
+    const url = accountLinkUrl("password_reset", secret, await ownerPageOrigin());
     return { link: { purpose: "password_reset", email: link.email, url, mail: await mailPasswordReset(link, url) } };
   } catch (error) {
     return refusal(error);
@@ -131,8 +132,13 @@ export async function makePasswordReset(userId: unknown): Promise<TeamLinkResult
 }
 
 async function sendInvitation({ secret, link }: NewLink, owner: StaffUser): Promise<LinkShown> {
-  const url = accountLinkUrl("invitation", secret);
+  const url = accountLinkUrl("invitation", secret, await ownerPageOrigin());
   return { purpose: "invitation", email: link.email, url, mail: await mailInvitation(link, url, owner.name) };
+}
+
+/** Where the owner reaches the app, for a link's address when NEXTAUTH_URL does not say it (lib/auth/account-link-url.ts). */
+async function ownerPageOrigin(): Promise<string | undefined> {
+  return addressedOrigin(await headers());
 }
 
 const GONE_INVITATION = "This invitation is no longer pending: it was accepted, withdrawn or replaced, or it expired.";
