@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
 import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/account-links";
 import { newLinkSecret } from "@/lib/auth/link-secret";
-import { openLinkFrom, TooManyLinkAttemptsError, useLinkFrom } from "@/lib/auth/link-attempts";
+import { openLinkFrom, TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 
@@ -50,14 +50,14 @@ describe("openLinkFrom", () => {
   });
 });
 
-describe("useLinkFrom", () => {
+describe("tryLinkFrom", () => {
   it("counts a use refused for its link, rethrown; other refusals count nothing", async () => {
     const address = newAddress();
     const { secret } = await createInvitation({ email: "weak@example.com", role: "staff" });
     for (let attempt = 0; attempt < 4; attempt++) {
-      await expect(useLinkFrom(address, () => acceptInvitation(secret, { name: "Weak", password: "password1234" }))).rejects.toBeInstanceOf(WeakPasswordError);
+      await expect(tryLinkFrom(address, () => acceptInvitation(secret, { name: "Weak", password: "password1234" }))).rejects.toBeInstanceOf(WeakPasswordError);
     }
-    const user = await useLinkFrom(address, () => acceptInvitation(secret, { name: "Strong", password: PASSWORD }));
+    const user = await tryLinkFrom(address, () => acceptInvitation(secret, { name: "Strong", password: PASSWORD }));
     expect(user).toMatchObject({ email: "weak@example.com", name: "Strong" });
   });
 
@@ -65,14 +65,14 @@ describe("useLinkFrom", () => {
     const address = newAddress();
     const { secret } = await createInvitation({ email: "late@example.com", role: "staff" });
     for (let attempt = 0; attempt < 3; attempt++) {
-      const error: unknown = await useLinkFrom(address, () => acceptInvitation(newLinkSecret(), { name: "Guess", password: PASSWORD })).catch((reason: unknown) => reason);
+      const error: unknown = await tryLinkFrom(address, () => acceptInvitation(newLinkSecret(), { name: "Guess", password: PASSWORD })).catch((reason: unknown) => reason);
       expect(error).toBeInstanceOf(LinkUnusableError);
     }
-    const use = vi.fn(() => acceptInvitation(secret, { name: "Late", password: PASSWORD }));
-    const error: unknown = await useLinkFrom(address, use).catch((reason: unknown) => reason);
+    const act = vi.fn(() => acceptInvitation(secret, { name: "Late", password: PASSWORD }));
+    const error: unknown = await tryLinkFrom(address, act).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(TooManyLinkAttemptsError);
     expect((error as Error).message).toBe("Too many links tried from your address. Wait 15 minutes, then try again.");
-    expect(use).not.toHaveBeenCalled();
+    expect(act).not.toHaveBeenCalled();
     expect(await openLinkFrom(newAddress(), "invitation", secret)).toMatchObject({ state: "valid" });
   });
 });

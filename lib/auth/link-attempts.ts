@@ -1,7 +1,7 @@
 import { LinkUnusableError } from "@/lib/auth/account-errors";
 import { openLink, type OpenedLink } from "@/lib/auth/account-links";
-import { waitSentence } from "@/lib/auth/wait-sentence";
 import { blockedFor, countFailure } from "@/lib/http/rate-limit";
+import { tooManyLinkAttempts } from "@/lib/validations/rate-limit-sentences";
 import type { LinkPurpose } from "@/lib/validations/user-options";
 
 // Trying one-time links from one client address is limited (issue 21,
@@ -12,11 +12,6 @@ import type { LinkPurpose } from "@/lib/validations/user-options";
 // address; once it has spent its allowance, no link is looked up for it until
 // the window has passed. Valid links cost nothing, so a person who opens their
 // invitation a few times is never stopped.
-
-/** What the pages and actions say to an address that has tried too many links. */
-export function tooManyLinkAttempts(waitSeconds: number): string {
-  return `Too many links tried from your address. ${waitSentence(waitSeconds)}`;
-}
 
 /** A use of a link refused before the link was looked up: the address has tried too many. */
 export class TooManyLinkAttemptsError extends Error {
@@ -39,15 +34,15 @@ export async function openLinkFrom(address: string, purpose: LinkPurpose, secret
 }
 
 /**
- * Runs `use` (accepting an invitation, a reset) for `address`, within its
+ * Runs `act` (accepting an invitation, a reset) for `address`, within its
  * allowance: TooManyLinkAttemptsError without running it once it is spent; a
- * LinkUnusableError from `use` counts against the address, and is rethrown.
+ * LinkUnusableError from `act` counts against the address, and is rethrown.
  */
-export async function useLinkFrom<T>(address: string, use: () => Promise<T>): Promise<T> {
+export async function tryLinkFrom<T>(address: string, act: () => Promise<T>): Promise<T> {
   const wait = await blockedFor("linkAddress", address);
   if (wait !== undefined) throw new TooManyLinkAttemptsError(wait);
   try {
-    return await use();
+    return await act();
   } catch (error) {
     if (error instanceof LinkUnusableError) await countFailure("linkAddress", address);
     throw error;
