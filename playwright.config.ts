@@ -26,13 +26,14 @@ const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 // A page's markup and behaviour do not depend on the engine, and the HTTP
 // tests run every operation on both: so every spec runs once on SQLite, the
 // default, and the pages whose data comes through engine-specific SQL
-// (search, versions, deliveries) run on PostgreSQL too. SQLite's specs are
-// split in two lanes of about equal length (axe's is the slowest by far).
+// (search, versions, deliveries) or transactions (a one-time link's single
+// use) run on PostgreSQL too. SQLite's specs are split in two lanes of about
+// equal length (axe's is the slowest by far).
 const SQLITE_SECOND_LANE = ["accessibility.spec.ts", "sign-in.spec.ts", "api-tokens.spec.ts", "long-values-fit.spec.ts", "team-page.spec.ts"];
 const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
   "sqlite-2": { testMatch: SQLITE_SECOND_LANE },
   sqlite: { testIgnore: SQLITE_SECOND_LANE },
-  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts"] },
+  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts"] },
 };
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");

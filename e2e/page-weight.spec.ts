@@ -42,7 +42,7 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
   expectLight(weights);
 });
 
-test("sign-in and setup load at most 180 kB of gzipped script signed out, and nothing more by themselves", async ({ browser, database }) => {
+test("sign-in, setup and an invitation's page load at most 180 kB of gzipped script signed out, and nothing more by themselves", async ({ browser, database }) => {
   // It starts an app of its own.
   test.slow();
   // /setup is there only while the database has no account (then it answers 404), and this run's owner is
@@ -50,9 +50,14 @@ test("sign-in and setup load at most 180 kB of gzipped script signed out, and no
   const empty = await startApp();
   const weights: Record<string, ScriptWeight> = {};
   try {
-    for (const url of [`${empty.url}/setup`, `${database.baseURL}/sign-in`]) {
+    // An invitation's page is where a new member's first visit lands (the reset page shares its components).
+    const invitation = await runCli("user", ["invite", "--email", `weighed-${Date.now()}@plants.example`, "--role", "staff"], { database });
+    expect(invitation, "user invite").toMatchObject({ code: 0 });
+    const join = `${database.baseURL}${new URL(invitation.stdout.trim()).pathname}`;
+    for (const url of [`${empty.url}/setup`, `${database.baseURL}/sign-in`, join]) {
       const context = await browser.newContext({ storageState: SIGNED_OUT });
-      weights[new URL(url).pathname] = await weighPageScripts(await context.newPage(), url);
+      // Named by page, not by path: a link's path holds its secret.
+      weights[url === join ? "/join/<secret>" : new URL(url).pathname] = await weighPageScripts(await context.newPage(), url);
       await context.close();
     }
   } finally {

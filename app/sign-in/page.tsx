@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { currentStaff } from "@/lib/auth/require-staff";
 import { hasAnyUser } from "@/lib/auth/users";
+import { mailConfigured } from "@/lib/mail/mailer";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · Plant Store" };
@@ -24,6 +26,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         </p>
       )}
       <SignInForm callbackPath={back} />
+      {/* People ask for a reset link themselves only where the app can email it. */}
+      {mailConfigured() ? (
+        <p>
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
+      ) : (
+        <p>Forgot your password? Ask an owner of this store for a reset link.</p>
+      )}
     </main>
   );
 }

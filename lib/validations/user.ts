@@ -54,9 +54,15 @@ export type NewInvitation = z.output<typeof newInvitationSchema>;
  */
 export const invitationAcceptanceSchema = z.object({ name: personNameSchema, password: passwordSchema });
 export type InvitationAcceptance = z.output<typeof invitationAcceptanceSchema>;
+export type InvitationAcceptanceValues = z.input<typeof invitationAcceptanceSchema>;
 
 /** A new password, from a reset link. */
 export const newPasswordSchema = z.object({ password: passwordSchema });
+export type NewPasswordValues = z.input<typeof newPasswordSchema>;
+
+/** "Forgot your password?": the email to send a reset link to, if an account has it. */
+export const passwordResetRequestSchema = z.object({ email: emailSchema });
+export type PasswordResetRequestValues = z.input<typeof passwordResetRequestSchema>;
 
 /** A person's own name and email (the Account page); the current password is needed only to change the email. */
 export const profileChangeSchema = z.object({
