@@ -1,4 +1,4 @@
-import { type AppServer, startApp } from "../test/support/app-server";
+import { type AppServer, freePort, startApp } from "../test/support/app-server";
 import { runCli } from "../test/support/cli";
 import { startSmtpServer, type SmtpTestServer } from "../test/support/smtp-test-server";
 import { expect, expectNoAxeViolations, SIGNED_OUT, test } from "./fixtures";
@@ -22,7 +22,10 @@ let app: AppServer;
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   smtp = await startSmtpServer();
-  app = await startApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "Plant Store <plants@shop.example>", RATE_LIMIT_RESET_REQUEST_ACCOUNT: "2/15m" } });
+  // Emailed links lead to NEXTAUTH_URL, which email requires: the app's own address here.
+  const port = await freePort();
+  const env = { SMTP_URL: smtp.url, MAIL_FROM: "Plant Store <plants@shop.example>", NEXTAUTH_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_RESET_REQUEST_ACCOUNT: "2/15m" };
+  app = await startApp({ port, env });
   const args = ["create", "--email", ACCOUNT.email, "--name", ACCOUNT.name, "--role", "staff"];
   expect(await runCli("user", args, { database: app.database, stdin: `${ACCOUNT.password}\n` }), "user CLI").toMatchObject({ code: 0 });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLink, resetPassword } from "@/lib/auth/account-links";
 import { requestPasswordReset, spendResetRequest } from "@/lib/auth/password-reset-request";
 import { deactivateUser } from "@/lib/auth/team";
@@ -18,13 +18,17 @@ let smtp: SmtpTestServer;
 // Before setUpTestDatabase's hook, which is the first to read the configuration.
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  vi.stubEnv("SMTP_URL", smtp.url);
-  vi.stubEnv("MAIL_FROM", "Plant Store <plants@shop.example>");
-  vi.stubEnv("RATE_LIMIT_RESET_REQUEST_ADDRESS", "4/15m");
-  vi.stubEnv("RATE_LIMIT_RESET_REQUEST_ACCOUNT", "2/15m");
 });
 
-setUpTestDatabase();
+setUpTestDatabase({
+  env: () => ({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "Plant Store <plants@shop.example>",
+    NEXTAUTH_URL: "https://plants.shop.example",
+    RATE_LIMIT_RESET_REQUEST_ADDRESS: "4/15m",
+    RATE_LIMIT_RESET_REQUEST_ACCOUNT: "2/15m",
+  }),
+});
 
 // After hooks run last first: the counters' connections close before the database is dropped.
 afterAll(async () => {

@@ -71,11 +71,12 @@ function unusedPort(): Promise<number> {
  * (--cpu-prof, say, which NODE_OPTIONS does not allow).
  */
 export async function startApp(
-  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[] } = {},
+  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[]; port?: number } = {},
 ): Promise<AppServer> {
   const database = options.database ?? (await makeTestDatabase());
   const ownsDatabase = options.database === undefined;
-  const port = await freePort();
+  // A port chosen beforehand when the app must know its own address (NEXTAUTH_URL).
+  const port = options.port ?? (await freePort());
   // Metrics off unless a test asks for them: many apps start at once, and the default port is one.
   const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", ...options.env });
   const url = `http://127.0.0.1:${port}`;

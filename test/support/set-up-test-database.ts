@@ -10,12 +10,13 @@ import { makeTestDatabase, type TestDatabase } from "@/test/support/test-databas
  * fresh data directory), migrated; after them, the database is dropped.
  * The returned database is usable once the tests run.
  */
-export function setUpTestDatabase(): TestDatabase {
+export function setUpTestDatabase(options: { env?: () => Record<string, string> } = {}): TestDatabase {
   const database = {} as TestDatabase;
   beforeAll(async () => {
     Object.assign(database, await makeTestDatabase());
     for (const name of ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY", "NEXTAUTH_URL"]) vi.stubEnv(name, "");
-    for (const [name, value] of Object.entries(database.env)) vi.stubEnv(name, value);
+    // The file's own settings, read when its earlier hooks have run (a port they chose, say).
+    for (const [name, value] of Object.entries({ ...database.env, ...options.env?.() })) vi.stubEnv(name, value);
     await migrate(env().database);
   });
   afterAll(async () => {
