@@ -35,7 +35,7 @@ export const ERROR_KINDS = {
   Unauthorized: {
     status: 401,
     title: "Unauthorized",
-    description: "No bearer token, or one that is malformed, unknown, expired or revoked",
+    description: "No bearer token, or one that is malformed, unknown, expired or revoked, or whose account is deactivated (it works again once the account is reactivated); for the app's own pages, a staff session that has ended",
     headers: { "WWW-Authenticate": CHALLENGE },
   },
   Forbidden: {

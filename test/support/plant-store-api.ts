@@ -291,7 +291,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unauthorized: No bearer token, or one that is malformed, unknown, expired or revoked */
+        /** @description Unauthorized: No bearer token, or one that is malformed, unknown, expired or revoked, or whose account is deactivated (it works again once the account is reactivated); for the app's own pages, a staff session that has ended */
         Unauthorized: {
             headers: {
                 /** @description The RFC 6750 challenge, e.g. Bearer realm="plant-store", error="invalid_token" */
