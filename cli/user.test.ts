@@ -4,6 +4,7 @@ import { migrate } from "@/lib/db/migrate";
 import { type CliRun, runCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
 import { type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { startSmtpServer } from "@/test/support/smtp-test-server";
 import { sqlTime } from "@/test/support/webhook-endpoints";
 
 // The operator's account CLI, run as a process with the password on stdin,
@@ -67,6 +68,27 @@ describe("user CLI", () => {
     const own = await runCli("user", ["create", "--email", "florentina.blackwood@example.com", "--role", "staff"], { database, stdin: "florentina.blackwood\n" });
     expect(own).toMatchObject({ code: 1, stderr: expect.stringContaining("the account's name or email") });
     expect(await database.query("SELECT email FROM users")).toEqual([]);
+  });
+
+  it("with a mail server configured, invite and reset-password also email the link they print", async () => {
+    const database = await teamWithOwner();
+    const smtp = await startSmtpServer();
+    try {
+      const mail = { ...APP_URL, SMTP_URL: smtp.url, MAIL_FROM: "plants@shop.example" };
+      const invited = await user(database, ["invite", "--email", "ivy@example.com", "--role", "staff"], mail);
+      expect(invited.stderr).toMatch(/^invited ivy@example\.com as staff: emailed to ivy@example\.com too; it works once/);
+      expect((await smtp.nextMailTo("ivy@example.com")).text).toContain(invited.stdout.trim());
+
+      const reset = await user(database, ["reset-password", "olive@example.com"], mail);
+      expect((await smtp.nextMailTo("olive@example.com")).text).toContain(reset.stdout.trim());
+      // A mail server that is down loses nothing: the link is printed, and the operator told.
+      await smtp.close();
+      const down = await user(database, ["reset-password", "olive@example.com"], mail);
+      expect(down).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^https://plants\\.example/reset-password/${SECRET}\n$`)) });
+      expect(down.stderr).toContain("the email could not be sent (the mail server could not be reached): send them the link yourself");
+    } finally {
+      await smtp.close();
+    }
   });
 
   it("invite prints only the link, stores only its hash, and a new invitation withdraws the pending one", async () => {

@@ -13,11 +13,13 @@ import { parseArgs } from "node:util";
 import type { z } from "zod";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { accountLinkUrl } from "@/lib/auth/account-link-url";
+import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
 import { AccountNotFoundError } from "@/lib/auth/account-errors";
 import { createInvitation, createPasswordReset } from "@/lib/auth/account-links";
 import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from "@/lib/auth/team";
 import { createUser, findUserIdByEmail } from "@/lib/auth/users";
 import { migrate } from "@/lib/db/migrate";
+import type { MailOutcome } from "@/lib/mail/mailer";
 import { env } from "@/lib/server/env";
 import { emailSchema, newInvitationSchema, newUserSchema, roleSchema } from "@/lib/validations/user";
 
@@ -125,8 +127,9 @@ async function invite(args: string[]): Promise<void> {
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
   const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values));
-  process.stdout.write(`${accountLinkUrl("invitation", secret)}\n`);
-  process.stderr.write(`invited ${link.email} as ${link.role}: send them the link; it works once, until ${link.expiresAt.toISOString()}\n`);
+  const url = accountLinkUrl("invitation", secret);
+  process.stdout.write(`${url}\n`);
+  process.stderr.write(`invited ${link.email} as ${link.role}: ${mailed(await mailInvitation(link, url, null), link.email)}; it works once, until ${link.expiresAt.toISOString()}\n`);
 }
 
 /** The command's positional arguments: exactly `count`, or the usage error `expected`. */
@@ -166,8 +169,17 @@ async function reactivate(args: string[]): Promise<void> {
 async function resetPassword(args: string[]): Promise<void> {
   const [email] = positionals(args, 1, "reset-password takes the account's email");
   const { secret, link } = await createPasswordReset({ userId: await accountId(email) });
-  process.stdout.write(`${accountLinkUrl("password_reset", secret)}\n`);
-  process.stderr.write(`password reset link for ${link.email}: it works once, until ${link.expiresAt.toISOString()}, and ends the account's sessions when used\n`);
+  const url = accountLinkUrl("password_reset", secret);
+  process.stdout.write(`${url}\n`);
+  process.stderr.write(
+    `password reset link for ${link.email}: ${mailed(await mailPasswordReset(link, url), link.email)}; it works once, until ${link.expiresAt.toISOString()}, and ends the account's sessions when used\n`,
+  );
+}
+
+/** What became of a link's email, for the operator: with a mail server configured, the link is also emailed. */
+function mailed(outcome: MailOutcome | null, email: string): string {
+  if (outcome === null) return "send them the link";
+  return outcome.sent ? `emailed to ${email} too` : `the email could not be sent (${outcome.reason}): send them the link yourself`;
 }
 
 async function promptNewPassword(): Promise<string> {

@@ -33,7 +33,7 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
   expect(endpoint, hook.stderr).toBeDefined();
 
   const weights: Record<string, ScriptWeight> = {};
-  for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`, "/team"]) {
+  for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`, "/team", "/account"]) {
     // Signed in, with an empty cache: a first visit, or the first after a new build.
     const context = await browser.newContext({ storageState: ownerState });
     weights[path] = await weighPageScripts(await context.newPage(), `${database.baseURL}${path}`);

@@ -12,7 +12,7 @@ export default async function SetupPage() {
   return (
     <main id="main" className="narrow">
       <h1>Set up Plant Store</h1>
-      <p>Create the owner account. The owner manages everyone&apos;s API tokens; more staff accounts are added with the <code>npm run user</code> command.</p>
+      <p>Create the owner account. The owner invites the rest of the team from the Team page, and manages everyone&apos;s API tokens.</p>
       <OwnerSetupForm />
     </main>
   );

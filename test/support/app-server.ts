@@ -15,7 +15,7 @@ import { makeTestDatabase, type TestDatabase } from "./test-database";
 
 const ROOT = process.cwd();
 // The production server, exactly as `npm start` runs it (test/support/app-env.ts).
-const SERVER = startScriptArguments().map((arg) => (arg.startsWith("-") ? arg : path.join(ROOT, arg)));
+const serverArguments = (root: string) => startScriptArguments().map((arg) => (arg.startsWith("-") ? arg : path.join(root, arg)));
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -71,7 +71,7 @@ function unusedPort(): Promise<number> {
  * (--cpu-prof, say, which NODE_OPTIONS does not allow).
  */
 export async function startApp(
-  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[]; port?: number } = {},
+  options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[]; port?: number; root?: string } = {},
 ): Promise<AppServer> {
   const database = options.database ?? (await makeTestDatabase());
   const ownsDatabase = options.database === undefined;
@@ -85,7 +85,9 @@ export async function startApp(
 
   async function launch() {
     let keep = true;
-    child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...SERVER], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // `root`: another checkout's build, which a bench compares with this one.
+    const root = options.root ?? ROOT;
+    child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...serverArguments(root)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     await waitUntilServing(url, child, () => log);
