@@ -7,7 +7,7 @@ import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import type { ProfileChangeValues } from "@/lib/validations/user";
 
@@ -46,9 +46,7 @@ export function AccountProfileForm({ name, email }: { name: string; email: strin
       setStatus("Your name and email are saved.");
       return;
     }
-    result.errors.forEach(({ field, message }, index) =>
-      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
-    );
+    showServerErrors(setError, result.errors, LABELS);
   }
 
   return (

@@ -7,7 +7,7 @@ import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import type { PasswordChangeValues } from "@/lib/validations/user";
 import { PASSWORD_MIN } from "@/lib/validations/user-options";
@@ -44,9 +44,7 @@ export function PasswordChangeForm({ email }: { email: string }) {
       setStatus("Your password is changed. You are signed out everywhere else; you stay signed in here.");
       return;
     }
-    result.errors.forEach(({ field, message }, index) =>
-      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
-    );
+    showServerErrors(setError, result.errors, LABELS);
   }
 
   return (

@@ -1,4 +1,4 @@
-import type { FieldErrors, FieldValues, Resolver } from "react-hook-form";
+import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
 import { sentence } from "@/lib/validations/sentence";
 
 /** What each field is called in a form's sentences ("URL" for url); a field left out is named as its message names it. */
@@ -23,6 +23,21 @@ export function withSentences<TFieldValues extends FieldValues, TContext, TTrans
 /** The message for `field` (a form field's name, or null for the form as a whole) as the form shows it. */
 export function fieldSentence<TFieldValues extends FieldValues>(message: string, field: string | null, labels: FieldLabels<TFieldValues>): string {
   return sentence(message, field === null ? undefined : labels[field as keyof FieldLabels<TFieldValues>]);
+}
+
+/**
+ * Shows what a server action refused (lib/validations/field-errors.ts), each
+ * message under its field as a sentence, or on the form; the first field
+ * refused takes focus.
+ */
+export function showServerErrors<TFieldValues extends FieldValues>(
+  setError: UseFormSetError<TFieldValues>,
+  errors: { field: string | null; message: string }[],
+  labels: FieldLabels<TFieldValues>,
+): void {
+  errors.forEach(({ field, message }, index) =>
+    setError((field as Path<TFieldValues> | null) ?? "root.server", { type: "server", message: fieldSentence(message, field, labels) }, { shouldFocus: index === 0 }),
+  );
 }
 
 // Errors nest as the values do (an error of scopes.0 under scopes); every

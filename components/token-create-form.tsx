@@ -8,7 +8,7 @@ import { FormField, InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import type { NewApiTokenValues } from "@/lib/validations/api-token";
 import { TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token-options";
@@ -49,9 +49,7 @@ export function TokenCreateForm() {
       reset(DEFAULTS);
       return;
     }
-    result.errors.forEach(({ field, message }, index) =>
-      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
-    );
+    showServerErrors(setError, result.errors, LABELS);
   }
 
   return (

@@ -9,7 +9,7 @@ import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import type { NewWebhookEndpoint, NewWebhookEndpointValues } from "@/lib/validations/webhook";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/validations/webhook-options";
@@ -49,9 +49,7 @@ export function WebhookEndpointForm() {
       reset(DEFAULTS);
       return;
     }
-    result.errors.forEach(({ field, message }, index) =>
-      setError(field ?? "root.server", { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 }),
-    );
+    showServerErrors(setError, result.errors, LABELS);
   }
 
   return (

@@ -6,6 +6,7 @@ import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPassword
 import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/own-account";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { reissueSession } from "@/lib/auth/session-reissue";
+import { fieldErrors } from "@/lib/validations/field-errors";
 import { passwordChangeFieldSchema, passwordChangeSchema, profileChangeFieldSchema, profileChangeSchema } from "@/lib/validations/user";
 
 // Server actions are public endpoints: each one checks the session itself, and
@@ -20,7 +21,7 @@ export type PasswordResult = { changed: true } | FieldErrors<z.infer<typeof pass
 export async function saveProfile(values: unknown): Promise<ProfileResult> {
   const user = await requireStaff("/account");
   const parsed = profileChangeSchema.safeParse(values);
-  if (!parsed.success) return { errors: parsed.error.issues.map((issue) => ({ field: profileChangeFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, profileChangeFieldSchema) };
   try {
     const saved = await updateProfile(user, parsed.data);
     revalidatePath("/", "layout");
@@ -36,7 +37,7 @@ export async function saveProfile(values: unknown): Promise<ProfileResult> {
 export async function savePassword(values: unknown): Promise<PasswordResult> {
   const user = await requireStaff("/account");
   const parsed = passwordChangeSchema.safeParse(values);
-  if (!parsed.success) return { errors: parsed.error.issues.map((issue) => ({ field: passwordChangeFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, passwordChangeFieldSchema) };
   try {
     const { user: changed, sessionsValidFrom } = await changePassword(user, parsed.data.currentPassword, parsed.data.newPassword);
     await reissueSession(changed, sessionsValidFrom);

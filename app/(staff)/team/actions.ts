@@ -13,6 +13,7 @@ import { addressedOrigin } from "@/lib/auth/same-origin";
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/team";
 import type { StaffUser } from "@/lib/auth/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
+import { fieldErrors } from "@/lib/validations/field-errors";
 import { newInvitationSchema, roleSchema } from "@/lib/validations/user";
 import type { LinkPurpose } from "@/lib/validations/user-options";
 import { sentence } from "@/lib/validations/sentence";
@@ -44,7 +45,7 @@ export async function inviteMember(values: unknown): Promise<InviteResult> {
   const owner = await requireOwner(TEAM);
   const parsed = newInvitationSchema.safeParse(values);
   if (!parsed.success) {
-    return { errors: parsed.error.issues.map((issue) => ({ field: invitationField.safeParse(issue.path[0]).data ?? null, message: issue.message })) };
+    return { errors: fieldErrors(parsed.error, invitationField) };
   }
   let made: NewLink;
   try {

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { createTokenFor, revokeTokenFor } from "@/lib/auth/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
+import { fieldErrors } from "@/lib/validations/field-errors";
 
 // Server actions are public endpoints: each one checks the session itself.
 
@@ -19,7 +20,7 @@ export async function createToken(values: unknown): Promise<CreateTokenResult> {
   const parsed = newApiTokenSchema.safeParse(values);
   if (!parsed.success) {
     return {
-      errors: parsed.error.issues.map((issue) => ({ field: apiTokenFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })),
+      errors: fieldErrors(parsed.error, apiTokenFieldSchema),
     };
   }
   const { label, scopes, expires } = parsed.data;

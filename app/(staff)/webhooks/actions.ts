@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { requireOwner } from "@/lib/auth/require-staff";
+import { fieldErrors } from "@/lib/validations/field-errors";
 import { newWebhookEndpointSchema, webhookEndpointFieldSchema } from "@/lib/validations/webhook";
 import { resendDelivery as queueResend, sendTestEvent as queueTestEvent } from "@/lib/webhooks/deliveries";
 import { disabledByOwnerReason } from "@/lib/webhooks/disabled-reason";
@@ -33,7 +34,7 @@ export async function createEndpoint(values: unknown): Promise<CreateEndpointRes
   const parsed = newWebhookEndpointSchema.safeParse(values);
   if (!parsed.success) {
     return {
-      errors: parsed.error.issues.map((issue) => ({ field: webhookEndpointFieldSchema.safeParse(issue.path[0]).data ?? null, message: issue.message })),
+      errors: fieldErrors(parsed.error, webhookEndpointFieldSchema),
     };
   }
   try {
