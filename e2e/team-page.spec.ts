@@ -64,11 +64,15 @@ test("an owner finds the team in the menu, invites someone and sees the link onc
   await expect(page.getByLabel(`Invitation link for ${email}`)).toHaveCount(0); // shown once only
   await expect(page.getByText(link)).toHaveCount(0);
 
+  // The new link is a new invitation: its row replaces the old one (rows are keyed by invitation).
+  const oldRow = await row(page, email).elementHandle();
   await page.getByRole("button", { name: `New link for ${email}` }).click();
   const renewed = page.getByLabel(`Invitation link for ${email}`);
   await expect(renewed).toBeFocused();
   expect(await renewed.inputValue()).toMatch(linkPattern(baseURL!, "/join"));
   expect(await renewed.inputValue()).not.toBe(link);
+  // The action answers before the page's new list is drawn: withdraw from the new row, not the old one.
+  await expect.poll(() => oldRow!.evaluate((element) => element.isConnected)).toBe(false);
   await expect(row(page, email)).toHaveCount(1);
 
   await page.getByRole("button", { name: `Withdraw the invitation for ${email}` }).click();
