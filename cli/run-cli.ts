@@ -1,3 +1,5 @@
+import { logToStderr } from "@/lib/server/log";
+
 // How the operator CLIs end: exit 0 on success; on a mistake in the command
 // line, exit 2 with the message and the usage; on any other failure, exit 1
 // with the message only (never a stack: operators read this, not developers).
@@ -6,6 +8,8 @@
 export class UsageError extends Error {}
 
 export function runCli(name: string, usage: string, main: () => Promise<void>): void {
+  // What the app's code logs on the way (an email that could not be sent, say) joins the CLI's own messages.
+  logToStderr();
   main().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { env } from "@/lib/server/env";
-import { processGlobal } from "@/lib/server/process-global";
+import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
 
 // One JSON object per line on stdout (pino, without transports: they run in
 // worker threads, which Next's bundling breaks). Callers pass facts, never
@@ -22,8 +22,17 @@ function logger(): pino.Logger {
     // lines that arrive meanwhile go out together (one write a request cost about 20 µs under
     // load, and a full pipe stalled every request). What is still waiting is written out when
     // the process exits, however it exits short of a kill -9.
-    pino.destination({ dest: 1, sync: false })),
+    pino.destination({ dest: existingProcessGlobal<true>("log.to-stderr") ? 2 : 1, sync: false })),
   );
+}
+
+/**
+ * Sends this process's log lines to stderr rather than stdout: an operator
+ * CLI's stdout is its answer (a token, a link, JSON), which a script captures
+ * whole. Called before anything is logged.
+ */
+export function logToStderr(): void {
+  processGlobal("log.to-stderr", () => true);
 }
 
 export const log = {
