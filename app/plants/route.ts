@@ -1,3 +1,4 @@
+import { requestAttribution } from "@/lib/activity/request-attribution";
 import { operations } from "@/lib/api/operations";
 import { ApiError } from "@/lib/http/api-error";
 import { apiRoute, otherMethods } from "@/lib/http/api-route";
@@ -50,9 +51,9 @@ async function totalCount(request: Request, filter: PlantFilter): Promise<Record
   return { "x-total-count": String(await countPlants({ tag: filter.tag, q: filter.q })), "preference-applied": EXACT_COUNT };
 }
 
-export const POST = apiRoute(operations.createPlant, async ({ request }) => {
+export const POST = apiRoute(operations.createPlant, async ({ request, requestId, caller }) => {
   const input = parseInput(newPlantSchema, await readJsonBody(request));
-  return createdPlantResponse(await createPlant(input));
+  return createdPlantResponse(await createPlant(input, requestAttribution(caller, request, requestId)));
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("/plants");

@@ -26,7 +26,7 @@ function models(provider: keyof typeof PRISMA_FOLDERS): string[] {
 }
 
 it("holds the same models in both schemas", () => {
-  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "AccountLink", "ApiToken", "RateLimit", "WebhookEndpoint", "WebhookEvent", "WebhookDelivery"]);
+  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "AccountLink", "ApiToken", "RateLimit", "WebhookEndpoint", "WebhookEvent", "WebhookDelivery", "Activity"]);
   expect(models("postgresql")).toEqual(models("sqlite"));
 });
 
@@ -56,7 +56,9 @@ async function sqliteShape(database: TestDatabase): Promise<Shape> {
   const shape: Shape = { columns: [], indexes: [], foreignKeys: [] };
   for (const table of tables) {
     for (const row of await database.query<{ name: string; type: string; notnull: bigint; pk: bigint }>(`PRAGMA table_info("${table}")`)) {
-      shape.columns.push({ table, column: row.name, type: TYPE_FAMILIES[row.type] ?? row.type, nullable: row.notnull === 0n, primaryKey: row.pk > 0n });
+      // An INTEGER PRIMARY KEY is the rowid: 64 bits, as a BIGINT identity is.
+      const type = row.type === "INTEGER" && row.pk > 0n ? "int64" : (TYPE_FAMILIES[row.type] ?? row.type);
+      shape.columns.push({ table, column: row.name, type, nullable: row.notnull === 0n, primaryKey: row.pk > 0n });
     }
     for (const index of await database.query<{ name: string; unique: bigint; origin: string }>(`PRAGMA index_list("${table}")`)) {
       if (index.origin === "pk") continue;

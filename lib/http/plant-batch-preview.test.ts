@@ -8,6 +8,7 @@ import { createPlant, createPlants } from "@/lib/plants/plant-queries";
 import { PLANT_BATCH_MAX_BYTES } from "@/lib/validations/plant-batch";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The staff import's preview on a real database of the run's engine: the
 // batch's own reading of the CSV and its own answer, storing nothing; and the
@@ -19,12 +20,12 @@ const csv = (text: BlobPart) => new Blob([text], { type: "text/csv" });
 
 /** What POST /plants/batch answers for this CSV: its route's two steps. */
 async function batchAnswer(text: string) {
-  return answerPlantBatch(await readPlantBatch(new Request("http://test.invalid/plants/batch", { method: "POST", headers: { "content-type": "text/csv" }, body: text })));
+  return answerPlantBatch(await readPlantBatch(new Request("http://test.invalid/plants/batch", { method: "POST", headers: { "content-type": "text/csv" }, body: text })), (plants) => createPlants(plants, TEST_BY));
 }
 
 it("answers each row as the batch then does, shows its cells, and stores nothing", async () => {
-  await createPlant({ id: 1n, name: "Fern" });
-  await createPlant({ id: 2n, name: "Ivy" });
+  await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
+  await createPlant({ id: 2n, name: "Ivy" }, TEST_BY);
   const text = [
     "name,id,tag",
     "Monstera obliqua,9007199254740993,aroid",
@@ -79,7 +80,7 @@ it("previews an export as already stored, and the batch stores it back unchanged
     { id: 20n, name: 'Say "hi", then\u00a0leave' },
     { id: -20n, name: "-minus" },
   ];
-  await createPlants(plants);
+  await createPlants(plants, TEST_BY);
   let exported = "";
   for await (const chunk of plantCsv({})) exported += chunk;
   const preview = await previewPlantBatchCsv(csv(exported));

@@ -1,12 +1,12 @@
 import { ApiError } from "@/lib/http/api-error";
 import { validationError } from "@/lib/http/parse-input";
 import type { PlantBatchItem } from "@/lib/http/plant-batch-body";
-import { createPlants, type NewPlantOutcome } from "@/lib/plants/plant-queries";
+import type { NewPlantOutcome } from "@/lib/plants/plant-queries";
 import type { ApiErrorBody } from "@/lib/validations/api-error";
 import { type NewPlant, newPlantSchema } from "@/lib/validations/plant";
 import type { PlantBatchResult } from "@/lib/validations/plant-batch";
 
-/** Decides the valid plants of a batch, one outcome each in their order: createPlants, or previewCreatePlants, which writes nothing. */
+/** Decides the valid plants of a batch, one outcome each in their order: createPlants (with the request's attribution), or previewCreatePlants, which writes nothing. */
 export type DecideNewPlants = (plants: readonly NewPlant[]) => Promise<NewPlantOutcome[]>;
 
 /**
@@ -17,7 +17,7 @@ export type DecideNewPlants = (plants: readonly NewPlant[]) => Promise<NewPlantO
  * With previewCreatePlants as `decide`, the same answer is given without
  * storing anything, "stored" meaning the plant would be (the staff import's preview).
  */
-export async function answerPlantBatch(items: readonly PlantBatchItem[], decide: DecideNewPlants = createPlants): Promise<PlantBatchResult[]> {
+export async function answerPlantBatch(items: readonly PlantBatchItem[], decide: DecideNewPlants): Promise<PlantBatchResult[]> {
   const results = new Array<PlantBatchResult>(items.length);
   const valid: { item: PlantBatchItem; plant: NewPlant }[] = [];
   for (const item of items) {

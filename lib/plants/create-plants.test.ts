@@ -6,6 +6,7 @@ import type { NewPlant } from "@/lib/validations/plant";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // createPlants (POST /plants/batch) on a real database of the run's engine:
 // each plant decided as a single create decides it, the whole batch in one
@@ -63,8 +64,8 @@ const FIRST_VERSION = { version: 1, createdAt: expect.any(Date) as Date };
 const plantsFrom = (first: bigint, count: number, name = "Batch"): NewPlant[] => Array.from({ length: count }, (_, n) => ({ id: first + BigInt(n), name: `${name} ${n}` }));
 
 it("decides each plant as a single create would, in the batch's order; the first of two with one id decides", async () => {
-  await createPlant({ id: 1n, name: "Fern" });
-  await createPlant({ id: 2n, name: "Ivy" });
+  await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
+  await createPlant({ id: 2n, name: "Ivy" }, TEST_BY);
   const outcomes = await createPlants([
     { id: MAX, name: "Highest", tag: "edge" },
     { id: 1n, name: "Fern" },
@@ -73,7 +74,7 @@ it("decides each plant as a single create would, in the batch's order; the first
     { id: 3n, name: "Moss" },
     { id: 3n, name: "Other moss" },
     { id: MIN, name: "Lowest" },
-  ]);
+  ], TEST_BY);
   expect(outcomes).toEqual([
     { status: "stored", plant: { id: MAX, name: "Highest", tag: "edge" }, ...FIRST_VERSION },
     { status: "already stored", plant: { id: 1n, name: "Fern" }, ...FIRST_VERSION },
@@ -93,13 +94,13 @@ it("decides each plant as a single create would, in the batch's order; the first
     { id: 3n, name: "Moss", tag: null },
     { id: MAX, name: "Highest", tag: "edge" },
   ]);
-  expect(await createPlants([])).toEqual([]);
+  expect(await createPlants([], TEST_BY)).toEqual([]);
 });
 
 it("decides ids shared across the statements of a large batch as within one", async () => {
   // More plants than one statement inserts: the repeat of the lowest id sorts into the same statement, that of the highest into another.
   const batch = [...plantsFrom(1_000n, 1_000), { id: 1_000n, name: "Batch 0" }, { id: 1_999n, name: "Changed" }];
-  const outcomes = await createPlants(batch);
+  const outcomes = await createPlants(batch, TEST_BY);
   expect(outcomes.slice(0, 1_000).every((outcome) => outcome.status === "stored")).toBe(true);
   expect(outcomes.slice(1_000)).toEqual([
     { status: "already stored", plant: { id: 1_000n, name: "Batch 0" }, ...FIRST_VERSION },
@@ -109,7 +110,7 @@ it("decides ids shared across the statements of a large batch as within one", as
 
 it("writes one plant.created event per plant it stores, and none for the rest", async () => {
   const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" });
-  await createPlant({ id: 10_000n, name: "Before" });
+  await createPlant({ id: 10_000n, name: "Before" }, TEST_BY);
   const before = await db().webhookEvent.count();
   const outcomes = await createPlants([
     { id: 10_001n, name: 'New "quoted" ✿', tag: "a" },
@@ -117,7 +118,7 @@ it("writes one plant.created event per plant it stores, and none for the rest", 
     { id: 10_000n, name: "Thief" },
     { id: 10_001n, name: 'New "quoted" ✿', tag: "a" },
     { id: 9007199254740993n, name: "Beyond 2^53" },
-  ]);
+  ], TEST_BY);
   expect(outcomes.map((outcome) => outcome.status)).toEqual(["stored", "already stored", "conflict", "already stored", "stored"]);
   const events = await db().webhookEvent.findMany({ skip: before, orderBy: { createdAt: "asc" }, include: { deliveries: { select: { endpointId: true } } } });
   expect(events.map((event) => event.type)).toEqual(["plant.created", "plant.created"]);
@@ -136,9 +137,9 @@ it("stores nothing of a batch whose transaction fails, and keeps the single crea
     const singles = plantsFrom(40_000n, 20, "Single");
     // The batch's statements are slowed down, and single creates sent while the first is done and its transaction open.
     const inTransaction = slowStatementsInTransactions();
-    const batchDone = createPlants(batch);
+    const batchDone = createPlants(batch, TEST_BY);
     await inTransaction;
-    const [batchOutcome, ...singleOutcomes] = await Promise.allSettled([batchDone, ...singles.map((plant) => createPlant(plant))]);
+    const [batchOutcome, ...singleOutcomes] = await Promise.allSettled([batchDone, ...singles.map((plant) => createPlant(plant, TEST_BY))]);
     vi.restoreAllMocks();
     expect(batchOutcome?.status).toBe("rejected");
     expect(singleOutcomes.map((outcome) => outcome.status)).toEqual(singles.map(() => "fulfilled"));
@@ -163,8 +164,8 @@ it("lets concurrent batches and single creates sharing ids store one row per id,
   });
   const singles = ids.filter((_, n) => n % 50 === 0).map((id) => ({ id, name: "Single" }));
   const [batchAnswers, singleAnswers] = await Promise.all([
-    Promise.all(batches.map((batch) => createPlants(batch))),
-    Promise.allSettled(singles.map((plant) => createPlant(plant))),
+    Promise.all(batches.map((batch) => createPlants(batch, TEST_BY))),
+    Promise.allSettled(singles.map((plant) => createPlant(plant, TEST_BY))),
   ]);
   const stored = new Map((await storedPlants(database)).filter((plant) => plant.id >= 50_000n && plant.id < 60_000n).map((plant) => [plant.id, plant.name]));
   expect([...stored.keys()].sort()).toEqual(ids);

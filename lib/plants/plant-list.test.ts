@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { createPlant, findPlantRecord, findPlantsPage, type ListedPlant, listTagsInUse, updatePlant } from "@/lib/plants/plant-queries";
 import type { PlantOrder } from "@/lib/plants/plant-search";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The staff list's reads on a real database of the run's engine (this file
 // runs on SQLite and on PostgreSQL): each order is one rule, written here in
@@ -76,7 +77,7 @@ async function everyPage(search: Omit<Parameters<typeof findPlantsPage>[0], "pag
 describe("findPlantsPage", () => {
   it("orders by added, id or name, either way, alike on each engine", async () => {
     for (const plant of PLANTS) {
-      await createPlant(plant);
+      await createPlant(plant, TEST_BY);
       // Set as Prisma writes a time on this engine, so the order is read from the very values the app stores.
       await db().plant.update({ where: { id: plant.id }, data: { createdAt: addedAt(plant.id) } });
     }
@@ -132,10 +133,10 @@ describe("listTagsInUse", () => {
 
 describe("findPlantRecord", () => {
   it("gives the version and when the plant was added and last changed", async () => {
-    const { plant, version, createdAt } = await createPlant({ id: 9007199254740995n, name: "Calathea", tag: "prayer" });
+    const { plant, version, createdAt } = await createPlant({ id: 9007199254740995n, name: "Calathea", tag: "prayer" }, TEST_BY);
     expect(await findPlantRecord(9007199254740995n)).toEqual({ plant, version, createdAt, updatedAt: null });
     const before = Date.now();
-    const changed = await updatePlant(9007199254740995n, (stored) => ({ id: stored.id, name: "Calathea orbifolia" }));
+    const changed = await updatePlant(9007199254740995n, TEST_BY, (stored) => ({ id: stored.id, name: "Calathea orbifolia" }));
     const record = await findPlantRecord(9007199254740995n);
     expect(record).toEqual({ ...changed, updatedAt: expect.any(Date) });
     expect(record!.updatedAt!.getTime()).toBeGreaterThanOrEqual(before - 1);

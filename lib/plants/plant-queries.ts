@@ -1,3 +1,5 @@
+import type { Attribution } from "@/lib/activity/actor";
+import { type ActivityRecord, recordActivity } from "@/lib/activity/record";
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
@@ -9,7 +11,10 @@ import type { ListPlantsQuery, NewPlant, Plant, PlantFilter } from "@/lib/valida
 import { wakeWebhookWorker } from "@/lib/webhooks/worker-signal";
 
 // Data access for plants; returns plain objects, never Prisma rows, and
-// throws the domain errors of lib/plants/plant-errors.ts.
+// throws the domain errors of lib/plants/plant-errors.ts. Every write is
+// attributed (`by`): its activity record (lib/activity/record.ts) is written
+// in the write's own transaction, one per plant stored, changed or deleted,
+// none for a write that changed nothing or was refused.
 
 export type { Plant };
 
@@ -38,11 +43,16 @@ export type CreatedPlant = VersionedPlant & { status: "stored" | "already stored
  * better-sqlite3 makes on the event loop, so plants that arrive together are
  * written together (lib/db/group-commit.ts).
  */
-export const createPlant: (plant: NewPlant) => Promise<CreatedPlant> = groupCommit(async (plants) => {
-  metrics().groupCommitBatch.observe(plants.length);
+const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attribution }[]) => {
+  metrics().groupCommitBatch.observe(inputs.length);
   try {
-    // Never inside a batch's open transaction: the SQLite adapter makes statements wait for it (lib/db/sqlite.ts).
-    return (await decideNewPlants(db(), plants)).map((outcome) =>
+    // Each plant stored and its record are one commit (one fsync on SQLite), whoever's request it was.
+    const outcomes = await db().$transaction(async (tx) => {
+      const decided = await decideNewPlants(tx, inputs.map((input) => input.plant));
+      await recordActivity(tx, createdRecords(decided, inputs.map((input) => input.by)));
+      return decided;
+    });
+    return outcomes.map((outcome) =>
       outcome.status === "conflict"
         ? { status: "rejected", reason: outcome.error }
         : { status: "fulfilled", value: { status: outcome.status, ...versioned(outcome) } },
@@ -52,6 +62,15 @@ export const createPlant: (plant: NewPlant) => Promise<CreatedPlant> = groupComm
     wakeWebhookWorker();
   }
 }, MAX_ROWS_PER_INSERT);
+
+export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPlant> => storeAttributed({ plant, by });
+
+/** The records of the plants `outcomes` stored now (not those found stored already, nor conflicts), each by its own attribution. */
+function createdRecords(outcomes: readonly NewPlantOutcome[], by: readonly Attribution[]): ActivityRecord[] {
+  return outcomes.flatMap((outcome, index) =>
+    outcome.status === "stored" ? [{ action: "plant.created", subjectKind: "plant", subjectId: String(outcome.plant.id), changes: { after: outcome.plant }, by: by[index]! }] : [],
+  );
+}
 
 /** What became of a new plant: stored now, found stored already (the same plant, with its version), or refused for another plant with its id. */
 export type NewPlantOutcome = ({ status: "stored" | "already stored" } & VersionedPlant) | { status: "conflict"; error: PlantConflictError };
@@ -64,8 +83,13 @@ const versioned = ({ plant, version, createdAt }: VersionedPlant): VersionedPlan
  * plant, and a conflict otherwise; of two plants with one id in the batch,
  * the first is inserted and the second meets it as stored.
  */
-export async function storeNewPlants(plants: readonly NewPlant[]): Promise<PromiseSettledResult<Plant>[]> {
-  return (await decideNewPlants(db(), plants)).map((outcome) =>
+export async function storeNewPlants(plants: readonly NewPlant[], by: Attribution): Promise<PromiseSettledResult<Plant>[]> {
+  const outcomes = await db().$transaction(async (tx) => {
+    const decided = await decideNewPlants(tx, plants);
+    await recordActivity(tx, createdRecords(decided, plants.map(() => by)));
+    return decided;
+  });
+  return outcomes.map((outcome) =>
     outcome.status === "conflict" ? { status: "rejected", reason: outcome.error } : { status: "fulfilled", value: outcome.plant },
   );
 }
@@ -85,7 +109,7 @@ const BATCH_ATTEMPTS = 3;
  * createPlant decides it; of two with one id, the first in the batch decides.
  * One outcome per plant, in the batch's order.
  */
-export async function createPlants(plants: readonly NewPlant[]): Promise<NewPlantOutcome[]> {
+export async function createPlants(plants: readonly NewPlant[], by: Attribution): Promise<NewPlantOutcome[]> {
   if (plants.length === 0) return [];
   // Stable: of two plants with one id, the first still comes first.
   const order = plants.map((_, index) => index).sort((a, b) => compareIds(plants[a]!.id, plants[b]!.id));
@@ -96,6 +120,7 @@ export async function createPlants(plants: readonly NewPlant[]): Promise<NewPlan
       for (let start = 0; start < sorted.length; start += MAX_ROWS_PER_INSERT) {
         outcomes.push(...(await decideNewPlants(tx, sorted.slice(start, start + MAX_ROWS_PER_INSERT))));
       }
+      await recordActivity(tx, createdRecords(outcomes, outcomes.map(() => by)));
       return outcomes;
     }, BATCH_TRANSACTION),
   );
@@ -363,33 +388,64 @@ async function writeAsRead<T>(id: bigint, check: VersionCheck | undefined, attem
  * Otherwise the version goes up by one and updated_at is set; the database
  * writes the plant.updated event in the same transaction (the outbox trigger).
  */
-export async function updatePlant(id: bigint, change: (stored: Plant) => Plant | Promise<Plant>, check?: VersionCheck): Promise<VersionedPlant> {
+export async function updatePlant(id: bigint, by: Attribution, change: (stored: Plant) => Plant | Promise<Plant>, check?: VersionCheck): Promise<VersionedPlant> {
   return writeAsRead(id, check, async ({ stored: current, createdAtCell }) => {
     const next = await change(current.plant);
     if (next.id !== id) throw new TypeError(`a change cannot give plant ${id} another id`);
     const tag = next.tag ?? null;
     if (next.name === current.plant.name && tag === (current.plant.tag ?? null)) return current;
-    const changed = await db().$executeRaw`
-      UPDATE "plants" SET "name" = ${next.name}, "tag" = ${tag}, "version" = "version" + 1, "updated_at" = ${new Date()}
-      WHERE "id" = ${id} AND "version" = ${current.version} AND "created_at" = ${createdAtCell}`;
+    const changes = changedFields(current.plant, { id, name: next.name, tag });
+    const changed = await db().$transaction(async (tx) => {
+      const count = await tx.$executeRaw`
+        UPDATE "plants" SET "name" = ${next.name}, "tag" = ${tag}, "version" = "version" + 1, "updated_at" = ${new Date()}
+        WHERE "id" = ${id} AND "version" = ${current.version} AND "created_at" = ${createdAtCell}`;
+      if (count > 0) await recordActivity(tx, [{ action: "plant.updated", subjectKind: "plant", subjectId: String(id), changes, by }]);
+      return count;
+    });
     if (changed === 0) return LOST_RACE;
     wakeWebhookWorker();
     return { plant: toPlant({ id, name: next.name, tag }), version: current.version + 1, createdAt: current.createdAt };
   });
 }
 
-/** Deletes a plant; with a check, only at a version it passes (a compare-and-swap, as updatePlant). */
-export async function deletePlant(id: bigint, check?: VersionCheck): Promise<void> {
+/**
+ * Deletes a plant; with a check, only at a version it passes (a compare-and-swap, as updatePlant).
+ * Its record keeps the plant whole, as it was, so that it can be restored.
+ */
+export async function deletePlant(id: bigint, by: Attribution, check?: VersionCheck): Promise<void> {
+  const record = (plant: Plant): ActivityRecord => ({ action: "plant.deleted", subjectKind: "plant", subjectId: String(id), changes: { before: plant }, by });
   if (check === undefined) {
-    const { count } = await db().plant.deleteMany({ where: { id } });
-    if (count === 0) throw new PlantNotFoundError(id);
-  } else {
-    await writeAsRead(id, check, async ({ stored, createdAtCell }) => {
-      const deleted = await db().$executeRaw`
-        DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`;
-      return deleted === 0 ? LOST_RACE : undefined;
+    const deleted = await db().$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ id: bigint; name: string; tag: string | null }[]>`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`;
+      if (row) await recordActivity(tx, [record(toPlant(row))]);
+      return row;
     });
+    if (!deleted) throw new PlantNotFoundError(id);
+  } else {
+    await writeAsRead(id, check, async ({ stored, createdAtCell }) =>
+      db().$transaction(async (tx) => {
+        const deleted = await tx.$executeRaw`
+          DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`;
+        if (deleted === 0) return LOST_RACE;
+        await recordActivity(tx, [record(stored.plant)]);
+        return undefined;
+      }),
+    );
   }
   // The delete may have written a plant.deleted event.
   wakeWebhookWorker();
+}
+
+/** The fields a change changed, before and after: only those (a tag removed is null after). */
+function changedFields(before: Plant, after: { id: bigint; name: string; tag: string | null }): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const changes = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
+  if (before.name !== after.name) {
+    changes.before.name = before.name;
+    changes.after.name = after.name;
+  }
+  if ((before.tag ?? null) !== after.tag) {
+    changes.before.tag = before.tag ?? null;
+    changes.after.tag = after.tag;
+  }
+  return changes;
 }

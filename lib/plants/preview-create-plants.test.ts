@@ -6,6 +6,7 @@ import type { NewPlant } from "@/lib/validations/plant";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // previewCreatePlants (the staff import's preview, issue 11) on a real
 // database of the run's engine: it must answer what createPlants then does
@@ -26,9 +27,9 @@ async function writes() {
 
 it("answers what createPlants then does, in the batch's order, and writes nothing", async () => {
   await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" });
-  await createPlant({ id: 1n, name: "Fern" });
-  await createPlant({ id: 2n, name: "Ivy", tag: "climber" });
-  await createPlant({ id: 9007199254740993n, name: "Monstera", tag: "aroid" });
+  await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
+  await createPlant({ id: 2n, name: "Ivy", tag: "climber" }, TEST_BY);
+  await createPlant({ id: 9007199254740993n, name: "Monstera", tag: "aroid" }, TEST_BY);
   const batch: NewPlant[] = [
     { id: MAX, name: "Highest", tag: "edge" },
     { id: 1n, name: "Fern" },
@@ -58,16 +59,16 @@ it("answers what createPlants then does, in the batch's order, and writes nothin
   ]);
   expect(await writes()).toEqual(before);
 
-  expect((await createPlants(batch)).map(decision)).toEqual(preview.map(decision));
+  expect((await createPlants(batch, TEST_BY)).map(decision)).toEqual(preview.map(decision));
   // Now every plant the preview would have stored is there: the same batch again is already stored or a conflict throughout.
   const again = await previewCreatePlants(batch);
   expect(again.map((outcome) => outcome.status)).toEqual(["already stored", "already stored", "conflict", "already stored", "already stored", "conflict", "already stored", "already stored", "conflict", "already stored"]);
-  expect((await createPlants(batch)).map(decision)).toEqual(again.map(decision));
+  expect((await createPlants(batch, TEST_BY)).map(decision)).toEqual(again.map(decision));
   await db().webhookEndpoint.deleteMany();
 });
 
 it("gives a stored plant's own version, as the batch does", async () => {
-  await createPlant({ id: 100n, name: "Aloe" });
+  await createPlant({ id: 100n, name: "Aloe" }, TEST_BY);
   await db().plant.update({ where: { id: 100n }, data: { version: 4 } });
   const [outcome] = await previewCreatePlants([{ id: 100n, name: "Aloe" }]);
   const stored = await db().plant.findUniqueOrThrow({ where: { id: 100n } });
@@ -75,14 +76,14 @@ it("gives a stored plant's own version, as the batch does", async () => {
 });
 
 it("reads a batch larger than one statement's slice, with repeats across slices", async () => {
-  await createPlants(Array.from({ length: 300 }, (_, n) => ({ id: 1_000n + BigInt(n * 2), name: `Even ${n}` })));
+  await createPlants(Array.from({ length: 300 }, (_, n) => ({ id: 1_000n + BigInt(n * 2), name: `Even ${n}` })), TEST_BY);
   // 1,000 ids, every other one stored, then a repeat of the first new one and a changed stored one.
   const batch: NewPlant[] = Array.from({ length: 1_000 }, (_, n) => ({ id: 1_000n + BigInt(n), name: n % 2 === 0 && n < 600 ? `Even ${n / 2}` : `New ${n}` }));
   batch.push({ id: 1_001n, name: "Not new 1" }, { id: 1_002n, name: "Changed" });
   const before = await writes();
   const preview = await previewCreatePlants(batch);
   expect(await writes()).toEqual(before);
-  expect((await createPlants(batch)).map(decision)).toEqual(preview.map(decision));
+  expect((await createPlants(batch, TEST_BY)).map(decision)).toEqual(preview.map(decision));
   expect(preview.filter((outcome) => outcome.status === "stored")).toHaveLength(700);
   expect(preview.slice(1_000).map((outcome) => outcome.status)).toEqual(["conflict", "conflict"]);
   expect(await previewCreatePlants([])).toEqual([]);

@@ -4,6 +4,7 @@ import { createPlant } from "@/lib/plants/plant-queries";
 import { CLAIM_MARGIN_MS, claimDueDeliveries, releaseClaims } from "@/lib/webhooks/delivery-claims";
 import { createWebhookEndpoint, disableWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // Claims, on a real database of the run's engine: a due delivery goes to one
 // claim at a time, however many claim at once, and a claim lapses.
@@ -16,7 +17,7 @@ let nextPlant = 1n;
 
 async function deliveriesFor(count: number): Promise<string> {
   const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" });
-  await Promise.all(Array.from({ length: count }, () => createPlant({ id: nextPlant++, name: "Claimed" })));
+  await Promise.all(Array.from({ length: count }, () => createPlant({ id: nextPlant++, name: "Claimed" }, TEST_BY)));
   return endpoint.id;
 }
 

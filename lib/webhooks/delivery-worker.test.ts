@@ -6,6 +6,7 @@ import { startWebhookWorker, type WebhookWorker } from "@/lib/webhooks/delivery-
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { parseDeliveryBody, startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The worker in this process, on a real database of the run's engine, sending
 // to a real receiver that verifies every delivery.
@@ -55,8 +56,8 @@ it("delivers each event once, verified, and counts it", async () => {
   const before = await counted("delivered");
   worker = startWebhookWorker({ pollMs: 100 });
   const ids = [nextPlant++, nextPlant++, nextPlant++];
-  await Promise.all(ids.map((id) => createPlant({ id, name: "Sent" })));
-  await deletePlant(ids[0]!);
+  await Promise.all(ids.map((id) => createPlant({ id, name: "Sent" }, TEST_BY)));
+  await deletePlant(ids[0]!, TEST_BY);
   await receiver.waitFor("4 deliveries", () => receiver.received.length === 4);
   expect(receiver.unverified()).toEqual([]);
   const bodies = receiver.received.map((delivery) => parseDeliveryBody(delivery.body));
@@ -70,7 +71,7 @@ it("wakes when a plant is written rather than waiting for its poll", async () =>
   worker = startWebhookWorker({ pollMs: 60_000 });
   await new Promise((resolve) => setTimeout(resolve, 100));
   const started = Date.now();
-  await createPlant({ id: nextPlant++, name: "Nudged" });
+  await createPlant({ id: nextPlant++, name: "Nudged" }, TEST_BY);
   await receiver.waitFor("the delivery", () => receiver.received.length === 1, 5_000);
   expect(Date.now() - started).toBeLessThan(5_000);
 });
@@ -79,7 +80,7 @@ it("retries on the schedule until the receiver answers 2xx, with the same webhoo
   await endpoint(["plant.created"]);
   receiver.script((delivery) => (delivery.repeat < 2 ? { status: 500 } : { status: 200 }));
   worker = startWebhookWorker({ pollMs: 10_000 });
-  await createPlant({ id: nextPlant++, name: "Retried" });
+  await createPlant({ id: nextPlant++, name: "Retried" }, TEST_BY);
   await receiver.waitFor("3 attempts", () => receiver.received.length === 3, 5_000);
   expect(new Set(receiver.received.map((delivery) => delivery.id)).size).toBe(1);
   // The short schedule is kept without waiting for the 10 s poll: 100 ms, then 200 ms, ±20 %.
@@ -96,7 +97,7 @@ it("signs with the current secret when a rotated-out one cannot be read, and rec
   const unreadable = (await createWebhookEndpoint({ url: `${receiver.url}/unreadable`, events: ["plant.created"], description: "" })).endpoint;
   await db().webhookEndpoint.update({ where: { id: unreadable.id }, data: { secret: "v1.AAAA.AAAA.AAAA" } });
   worker = startWebhookWorker({ pollMs: 100 });
-  await createPlant({ id: nextPlant++, name: "Signed" });
+  await createPlant({ id: nextPlant++, name: "Signed" }, TEST_BY);
   await receiver.waitFor("the readable endpoint's delivery", () => receiver.received.length === 1);
   expect(receiver.unverified()).toEqual([]);
   expect(receiver.received[0]!.signature.split(" ")).toHaveLength(1);
@@ -112,7 +113,7 @@ it("on stop, cuts short an attempt still running after the wait and gives its de
   await endpoint(["plant.created"]);
   receiver.script(() => ({ status: 200, hang: true }));
   worker = startWebhookWorker({ pollMs: 100 });
-  await createPlant({ id: nextPlant++, name: "Interrupted" });
+  await createPlant({ id: nextPlant++, name: "Interrupted" }, TEST_BY);
   await receiver.waitFor("the attempt", () => receiver.received.length === 1);
   const started = Date.now();
   await worker.stop(200);

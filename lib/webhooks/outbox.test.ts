@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { createPlant, deletePlant, storeNewPlants, updatePlant } from "@/lib/plants/plant-queries";
 import { createWebhookEndpoint, disableWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The transactional outbox (the triggers in the webhooks migration), on a real
 // database of the run's engine: an event is written by the very transaction
@@ -18,11 +19,11 @@ async function events() {
 }
 
 it("writes nothing while no enabled endpoint wants the event", async () => {
-  await createPlant({ id: 1n, name: "Unheard" });
+  await createPlant({ id: 1n, name: "Unheard" }, TEST_BY);
   const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.deleted"], description: "" });
-  await createPlant({ id: 2n, name: "Still unheard" });
+  await createPlant({ id: 2n, name: "Still unheard" }, TEST_BY);
   await disableWebhookEndpoint(endpoint.id, "test");
-  await deletePlant(1n);
+  await deletePlant(1n, TEST_BY);
   expect(await events()).toEqual([]);
   await db().webhookEndpoint.deleteMany();
 });
@@ -30,15 +31,15 @@ it("writes nothing while no enabled endpoint wants the event", async () => {
 it("writes one event per plant created or deleted, ids exact, with a pending delivery for each endpoint that asked for it", async () => {
   const both = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/both", events: ["plant.created", "plant.deleted"], description: "" })).endpoint;
   const created = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" })).endpoint;
-  await createPlant({ id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" });
+  await createPlant({ id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" }, TEST_BY);
   // An identical repeat stores nothing and so reports nothing; nor does a conflict.
   const repeat = await storeNewPlants([
     { id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" },
     { id: 9223372036854775807n, name: "Other", tag: "edge" },
     { id: -9223372036854775808n, name: "Lowest" },
-  ]);
+  ], TEST_BY);
   expect(repeat.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-  await deletePlant(9223372036854775807n);
+  await deletePlant(9223372036854775807n, TEST_BY);
 
   // Two events may share a millisecond: in a fixed order, by type, then data.
   const written = (await events()).sort((a, b) => a.type.localeCompare(b.type) || b.data.localeCompare(a.data));
@@ -70,12 +71,12 @@ it("writes one plant.updated per change, with the plant as it is now, and none f
   await db().webhookEndpoint.updateMany({ data: { enabled: false } });
   await db().webhookEvent.deleteMany();
   const updated = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/updated", events: ["plant.updated"], description: "" })).endpoint;
-  await createPlant({ id: 9007199254740993n, name: "Before", tag: "old" });
-  await updatePlant(9007199254740993n, (stored) => ({ ...stored }));
+  await createPlant({ id: 9007199254740993n, name: "Before", tag: "old" }, TEST_BY);
+  await updatePlant(9007199254740993n, TEST_BY, (stored) => ({ ...stored }));
   expect(await events()).toEqual([]);
-  await updatePlant(9007199254740993n, (stored) => ({ ...stored, name: "After" }));
-  await updatePlant(9007199254740993n, (stored) => ({ id: stored.id, name: stored.name }));
-  await updatePlant(9007199254740993n, (stored) => ({ ...stored, name: "After" }));
+  await updatePlant(9007199254740993n, TEST_BY, (stored) => ({ ...stored, name: "After" }));
+  await updatePlant(9007199254740993n, TEST_BY, (stored) => ({ id: stored.id, name: stored.name }));
+  await updatePlant(9007199254740993n, TEST_BY, (stored) => ({ ...stored, name: "After" }));
   const written = await events();
   expect(written.map(({ type, data, endpoints }) => ({ type, data, endpoints }))).toEqual([
     { type: "plant.updated", data: '{"id":9007199254740993,"name":"After","tag":"old"}', endpoints: [updated.id] },

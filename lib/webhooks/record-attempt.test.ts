@@ -5,6 +5,7 @@ import { claimDueDeliveries } from "@/lib/webhooks/delivery-claims";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { type ClaimedDelivery, FAILING_ENDPOINT_MS, FAILING_REASON, GONE_REASON, recordAttempt } from "@/lib/webhooks/record-attempt";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // What an attempt's outcome does to its delivery and endpoint, on a real
 // database of the run's engine.
@@ -19,7 +20,7 @@ let nextPlant = 1n;
 /** A fresh endpoint with one claimed delivery. */
 async function claimed(): Promise<ClaimedDelivery> {
   const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" });
-  await createPlant({ id: nextPlant++, name: "Recorded" });
+  await createPlant({ id: nextPlant++, name: "Recorded" }, TEST_BY);
   const claim = await claimDueDeliveries(1);
   expect(claim.ids).toHaveLength(1);
   return { id: claim.ids[0]!, endpointId: endpoint.id, attempts: 0, claimedUntil: claim.until };

@@ -162,7 +162,8 @@ export function storedPlants(database: TestDatabase, ids?: { from: bigint; to: b
 export async function tableNames(database: TestDatabase): Promise<string[]> {
   const sql =
     database.provider === "sqlite"
-      ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+      ? // sqlite_sequence is SQLite's own (AUTOINCREMENT's counters), not the app's.
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
       : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name";
   return (await database.query<{ name: string }>(sql)).map((row) => row.name);
 }

@@ -1,3 +1,4 @@
+import { requestAttribution } from "@/lib/activity/request-attribution";
 import { operations } from "@/lib/api/operations";
 import { apiRoute, otherMethods } from "@/lib/http/api-route";
 import { MERGE_PATCH_MEDIA_TYPES, readJsonBody } from "@/lib/http/json-body";
@@ -17,7 +18,7 @@ export const GET = apiRoute(operations.getPlant, async ({ request, params }) => 
   return preconditions?.(stored) === "not modified" ? notModifiedResponse(stored) : plantResponse(stored);
 });
 
-export const PATCH = apiRoute(operations.updatePlant, async ({ request, params }) => {
+export const PATCH = apiRoute(operations.updatePlant, async ({ request, requestId, params, caller }) => {
   const { id } = parseInput(plantPathSchema, params, "(path)");
   const preconditions = plantPreconditions(request, id);
   // RFC 9110 section 13.2.1: conditions are evaluated before the content is processed (a stale If-Match
@@ -26,13 +27,14 @@ export const PATCH = apiRoute(operations.updatePlant, async ({ request, params }
   const patch = parseInput(plantPatchSchema, await readJsonBody(request, { mediaTypes: MERGE_PATCH_MEDIA_TYPES }));
   if (patch.id !== undefined && patch.id !== id) throw fieldError("id", "id cannot change");
   // The patched plant meets the rules of a new one, judged on each attempt against the plant then stored.
-  const changed = await updatePlant(id, (stored) => parseInput(newPlantSchema, applyPlantPatch(stored, patch)), preconditions);
+  const by = requestAttribution(caller, request, requestId);
+  const changed = await updatePlant(id, by, (stored) => parseInput(newPlantSchema, applyPlantPatch(stored, patch)), preconditions);
   return plantResponse(changed);
 });
 
-export const DELETE = apiRoute(operations.deletePlant, async ({ request, params }) => {
+export const DELETE = apiRoute(operations.deletePlant, async ({ request, requestId, params, caller }) => {
   const { id } = parseInput(plantPathSchema, params, "(path)");
-  await deletePlant(id, plantPreconditions(request, id));
+  await deletePlant(id, requestAttribution(caller, request, requestId), plantPreconditions(request, id));
   return new Response(null, { status: 204 });
 });
 

@@ -1,0 +1,37 @@
+import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
+import type { StaffUser } from "@/lib/auth/users";
+
+// Who made a change, for the activity record (issue 22): a person signed in to
+// the staff app, an API token (and the person it belongs to), the app itself
+// (a webhook endpoint it disabled after a 410, say), or an operator at the
+// CLI. A change that came over HTTP also carries where it came from.
+
+export const ACTOR_KINDS = ["person", "token", "app", "cli"] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+export type Actor =
+  | { kind: "person"; userId: string; name: string }
+  | { kind: "token"; tokenId: string; label: string; userId: string | null }
+  | { kind: "app" }
+  | { kind: "cli"; osUser: string | null };
+
+/** Where a change came from over HTTP: the client's address, its User-Agent, and the request's id (X-Request-Id), which leads to its log line. */
+export type RequestOrigin = { clientAddress: string | null; userAgent: string | null; requestId: string | null };
+
+/** Who made a change and, over HTTP, from where. */
+export type Attribution = { actor: Actor; origin: RequestOrigin | null };
+
+export function personActor(user: Pick<StaffUser, "id" | "name" | "email">): Actor {
+  return { kind: "person", userId: user.id, name: `${user.name} <${user.email}>` };
+}
+
+export function tokenActor(token: Pick<ApiTokenInfo, "id" | "label" | "ownerId">): Actor {
+  return { kind: "token", tokenId: token.id, label: token.label, userId: token.ownerId };
+}
+
+export const APP_ACTOR: Actor = { kind: "app" };
+
+/** An operator at the CLI, named by the OS user running it where the OS says. */
+export function cliActor(osUser: string | null): Actor {
+  return { kind: "cli", osUser };
+}

@@ -1,0 +1,62 @@
+import type { Attribution } from "@/lib/activity/actor";
+import { Prisma } from "@/lib/db/client";
+import { stringifyExactJson } from "@/lib/json/exact-json";
+
+// Writes the activity record (issue 22). Always given the transaction client
+// of the change it records, so that the record and the change are committed
+// together or not at all: no change without its record, no record without its
+// change. Callers never record a refused change (they throw first).
+
+export const ACTIVITY_ACTIONS = [
+  "plant.created",
+  "plant.updated",
+  "plant.deleted",
+  "plant.restored",
+  "token.created",
+  "token.revoked",
+  "webhook.created",
+  "webhook.changed",
+  "webhook.rotated",
+  "webhook.enabled",
+  "webhook.disabled",
+  "webhook.deleted",
+  "account.invited",
+  "account.joined",
+  "account.changed",
+  "account.deactivated",
+  "account.reactivated",
+  "password.changed",
+  "password.reset",
+  "sign_in.succeeded",
+  "sign_in.failed",
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+export type SubjectKind = "plant" | "token" | "webhook" | "account";
+
+/** Field values before and after a change, only those that changed; a created subject has only after, a deleted one only before. */
+export type Changes = { before?: Record<string, unknown>; after?: Record<string, unknown> };
+
+/** One change to record: what was done to which subject, and by whom. */
+export type ActivityRecord = { action: ActivityAction; subjectKind: SubjectKind; subjectId: string; changes: Changes; by: Attribution };
+
+// Thirteen bound values a row: far below SQLite's limit of 32766 per statement.
+const ROWS_PER_INSERT = 500;
+
+/** Records `records` in `client`'s transaction, all at `occurredAt`, in their order (ids count up). */
+export async function recordActivity(client: Prisma.TransactionClient, records: readonly ActivityRecord[], occurredAt = new Date()): Promise<void> {
+  for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
+    const rows = records.slice(start, start + ROWS_PER_INSERT).map((record) => {
+      const { actor, origin } = record.by;
+      const userId = actor.kind === "person" || actor.kind === "token" ? actor.userId : null;
+      const tokenId = actor.kind === "token" ? actor.tokenId : null;
+      const name = actor.kind === "person" ? actor.name : actor.kind === "token" ? actor.label : actor.kind === "cli" ? (actor.osUser ?? "") : "";
+      return Prisma.sql`(${occurredAt}, ${record.action}, ${actor.kind}, ${userId}, ${tokenId}, ${name}, ${origin?.clientAddress ?? null},
+        ${origin?.userAgent ?? null}, ${origin?.requestId ?? null}, ${record.subjectKind}, ${record.subjectId}, ${stringifyExactJson(record.changes)})`;
+    });
+    await client.$executeRaw`
+      INSERT INTO "activity" ("occurred_at", "action", "actor_kind", "actor_user_id", "actor_token_id", "actor_name", "client_address",
+        "user_agent", "request_id", "subject_kind", "subject_id", "changes")
+      VALUES ${Prisma.join(rows)}`;
+  }
+}
