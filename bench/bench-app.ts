@@ -9,10 +9,10 @@ export type BenchApp = { app: AppServer; headers: { authorization: string } };
 
 export async function startBenchApp(
   engine: DatabaseProvider,
-  { stored, env = {}, nodeOptions }: { stored: number; env?: Partial<NodeJS.ProcessEnv>; nodeOptions?: string[] },
+  { stored, env = {}, nodeOptions, root }: { stored: number; env?: Partial<NodeJS.ProcessEnv>; nodeOptions?: string[]; root?: string },
 ): Promise<BenchApp> {
   // One token drives hundreds of requests a second here: its rate limit is not what is measured.
-  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, nodeOptions, keepOutput: false });
+  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, nodeOptions, keepOutput: false, root });
   try {
     const headers = { authorization: `Bearer ${await createToken(app.database, ["plants:write"], "1h")}` };
     for (let id = 1; id <= stored; id++) {

@@ -17,6 +17,11 @@
 //                        verifies each delivery and answers 204), to price them
 //   BENCH_OBSERVABILITY  "compare" adds, per engine, an app with neither request
 //                        log (LOG_LEVEL=warn) nor metrics listener, to price them
+//   BENCH_BASELINE_ROOT  a built checkout of another commit: adds, per engine, that
+//                        build's app, and prints this build's throughput and CPU per
+//                        request against it, round by round (a change's cost). Make one
+//                        with git worktree add /tmp/baseline <commit>, then in it
+//                        cp -al "$OLDPWD/node_modules" . && node prisma/generate.mjs && npm run build
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -38,6 +43,7 @@ const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") 
 const OPERATIONS = (process.env.BENCH_OPERATIONS ?? "POST,GET").toUpperCase().split(",") as Operation[];
 const COMPARE_OBSERVABILITY = process.env.BENCH_OBSERVABILITY === "compare";
 const COMPARE_WEBHOOKS = process.env.BENCH_WEBHOOKS === "compare";
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
 type Operation = "POST" | "GET";
 type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest: number };
@@ -77,10 +83,11 @@ async function load(target: Target, operation: Operation, seconds: number): Prom
 }
 
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
-async function startEngine(engine: DatabaseProvider, { observed, webhooks = false }: { observed: boolean; webhooks?: boolean }): Promise<Target> {
+async function startEngine(engine: DatabaseProvider, { observed, webhooks = false, baseline = false }: { observed: boolean; webhooks?: boolean; baseline?: boolean }): Promise<Target> {
   const env = observed ? { METRICS_PORT: String(await freePort()) } : { LOG_LEVEL: "warn", METRICS_PORT: "off" };
-  const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, env: { ...env, ...(webhooks && { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }) } });
-  const name = `app on ${engine}${observed ? "" : ", unobserved"}${webhooks ? ", webhooks" : ""}`;
+  const root = baseline ? BASELINE_ROOT : undefined;
+  const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, root, env: { ...env, ...(webhooks && { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }) } });
+  const name = `${baseline ? "baseline" : "app"} on ${engine}${observed ? "" : ", unobserved"}${webhooks ? ", webhooks" : ""}`;
   if (!webhooks) return { name, url: app.url, headers, app, pid: () => app.pid() };
   const receiver = await startWebhookReceiver();
   receiver.script(() => ({ status: 204 }));
@@ -130,6 +137,7 @@ async function main() {
       apps.push(await startEngine(engine, { observed: true }));
       if (COMPARE_OBSERVABILITY) apps.push(await startEngine(engine, { observed: false }));
       if (COMPARE_WEBHOOKS) apps.push(await startEngine(engine, { observed: true, webhooks: true }));
+      if (BASELINE_ROOT) apps.push(await startEngine(engine, { observed: true, baseline: true }));
     }
     const targets = [ceiling, ...apps];
     console.log(`warming up for ${WARMUP_SECONDS} s each, then ${ROUNDS} alternating rounds of ${SECONDS} s per target, ${CONNECTIONS} connections ...`);
@@ -179,6 +187,17 @@ async function main() {
         return `${median(picked).toFixed(2)} (${Math.min(...picked).toFixed(2)} to ${Math.max(...picked).toFixed(2)})`;
       };
       console.log(`  ${key.padEnd(36)} ${of((each) => each.throughput)}   CPU ${of((each) => each.cpu)}   p99 ${of((each) => each.p99)}x`);
+    }
+    if (BASELINE_ROOT) {
+      console.log(`\nthis build against the baseline (${BASELINE_ROOT}), round by round: median (lowest to highest round)`);
+      for (const operation of OPERATIONS) {
+        for (const engine of ENGINES) {
+          const [current, baseline] = [`${operation} app on ${engine}`, `${operation} baseline on ${engine}`].map((key) => ratios.get(key)!);
+          const per = (pick: (ratio: { throughput: number; cpu: number }) => number) => current!.map((ratio, round) => pick(ratio) / pick(baseline![round]!));
+          const show = (values: number[]) => `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`;
+          console.log(`  ${`${operation} on ${engine}`.padEnd(20)} throughput ${show(per((ratio) => ratio.throughput))}   CPU per request ${show(per((ratio) => 1 / ratio.cpu))}`);
+        }
+      }
     }
     for (const app of apps.filter((each) => each.receiver)) {
       const unverified = app.receiver!.unverified().length;

@@ -115,8 +115,8 @@ for (const width of [1280, 375]) {
           // Swagger UI draws the reference in the browser after load: check the
           // rendered operations and schemas, not the empty frame before them.
           if (path === "/docs") {
-            // The six operations and the four webhook events.
-            await expect(page.locator(".opblock")).toHaveCount(10);
+            // The seven operations and the four webhook events.
+            await expect(page.locator(".opblock")).toHaveCount(11);
             await expect(page.locator("section.models")).toBeVisible();
           }
           await expectNoAxeViolations(page);
@@ -130,11 +130,11 @@ for (const width of [1280, 375]) {
         // Opened, the reference is a large page: axe alone takes 10s or more on a busy machine.
         test.slow();
         await page.goto("/docs");
-        // The six operations and the four webhook events.
+        // The seven operations and the four webhook events.
         const openers = page.locator(".opblock-summary-control");
-        await expect(openers).toHaveCount(10);
+        await expect(openers).toHaveCount(11);
         for (const opener of await openers.all()) await opener.click();
-        await expect(page.locator(".responses-table")).toHaveCount(10);
+        await expect(page.locator(".responses-table")).toHaveCount(11);
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "/docs, operations open, fits").toBe(true);
 
         // Parameter inputs and request body editors in place of the examples; responses stay.

@@ -21,8 +21,9 @@ export type RequestOrigin = { clientAddress: string | null; userAgent: string | 
 /** Who made a change and, over HTTP, from where. */
 export type Attribution = { actor: Actor; origin: RequestOrigin | null };
 
-export function personActor(user: Pick<StaffUser, "id" | "name" | "email">): Actor {
-  return { kind: "person", userId: user.id, name: `${user.name} <${user.email}>` };
+/** A person, named as they were named then; their email is the account's (userId), for owners' pages to show. */
+export function personActor(user: Pick<StaffUser, "id" | "name">): Actor {
+  return { kind: "person", userId: user.id, name: user.name };
 }
 
 export function tokenActor(token: Pick<ApiTokenInfo, "id" | "label" | "ownerId">): Actor {

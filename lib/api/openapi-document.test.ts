@@ -48,7 +48,7 @@ describe("the OpenAPI document", () => {
 
   it("keeps the contract's names, version and license", () => {
     expect(document.info).toMatchObject({ version: "1.0.0", license: { name: "MIT", identifier: "MIT" } });
-    expect(Object.keys(document.components.schemas).sort()).toEqual(["Error", "NewPlant", "Plant", "PlantBatchResult", "PlantPatch"]);
+    expect(Object.keys(document.components.schemas).sort()).toEqual(["Error", "NewPlant", "Plant", "PlantActivity", "PlantBatchResult", "PlantPatch"]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.security).toEqual([{ bearerAuth: [] }]);
   });
@@ -96,7 +96,7 @@ describe("operations and errors in the document", () => {
   const documented = DECLARATIONS.filter((declaration) => document.paths[declaration.path]?.[declaration.method.toLowerCase()]);
 
   it("documents every declared API operation under its id, with its scope as its security", () => {
-    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "createPlants", "getPlant", "updatePlant", "deletePlant"]);
+    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "createPlants", "getPlant", "updatePlant", "deletePlant", "getPlantHistory"]);
     for (const { operation, path, method, scope } of documented) {
       expect(document.paths[path]?.[method.toLowerCase()], operation).toMatchObject({ operationId: operation, security: [{ bearerAuth: [scope] }] });
     }

@@ -4,7 +4,8 @@ import { ERROR_KINDS, type ErrorKindName } from "@/lib/http/error-catalogue";
 import { EXACT_COUNT } from "@/lib/http/prefer-header";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
 import { MERGE_PATCH_MEDIA_TYPES } from "@/lib/http/json-body";
-import { listPlantsQuerySchema, newPlantSchema, plantPatchSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
+import { listPlantsQuerySchema, newPlantSchema, plantHistoryQuerySchema, plantPatchSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
+import { plantActivitySchema } from "@/lib/validations/plant-history";
 import { PLANT_BATCH_MAX, plantBatchCsvSchema, plantBatchResultSchema, plantBatchSchema } from "@/lib/validations/plant-batch";
 import { plantEventSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookTestEventSchema } from "@/lib/validations/webhook";
 
@@ -271,6 +272,25 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
       parameters: [IF_MATCH, IF_NONE_MATCH],
       responses: { "204": { description: "Deleted; no body" } },
     },
+    getPlantHistory: {
+      summary: "A plant's history",
+      description: [
+        "Every change to the plant the app made, newest first, `limit` at a time: created (one by one, in a batch or an import),",
+        "changed (the fields that changed, before and after), deleted (the plant whole, as it was) and restored, each with who",
+        "made it (a person, or an API token and the person it belongs to) and the request's id. While older records remain, the",
+        'Link header (RFC 8288) names the next page: `Link: </plants/42/history?limit=20&before=1234>; rel="next"`.',
+        "A deleted plant's history answers too, ending with its delete; an id that was never a plant is 404.",
+        "Writes made straight into the database by other programs are not recorded.",
+      ].join(" "),
+      parameters: parameters(plantHistoryQuerySchema, "query"),
+      responses: {
+        "200": {
+          description: "A page of the plant's records, newest first",
+          headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), present while older records remain', schema: { type: "string" } } },
+          content: json({ type: "array", items: ref("schemas", "PlantActivity") }),
+        },
+      },
+    },
   };
 }
 
@@ -285,7 +305,7 @@ function isDocumented(name: string, texts: Record<DocumentedOperation, Operation
 }
 
 // Parameters in a path template, shared by the path's operations.
-const PATH_PARAMETERS: Record<string, z.ZodType> = { "/plants/{id}": plantPathSchema };
+const PATH_PARAMETERS: Record<string, z.ZodType> = { "/plants/{id}": plantPathSchema, "/plants/{id}/history": plantPathSchema };
 
 type PathItem = { parameters?: JsonSchema[] } & { [method: string]: unknown };
 
@@ -383,6 +403,7 @@ export function buildOpenApiDocument() {
         PlantPatch: jsonSchema(plantPatchSchema, "input"),
         Error: jsonSchema(apiErrorBodySchema, "output"),
         PlantBatchResult: jsonSchema(plantBatchResultSchema, "output"),
+        PlantActivity: jsonSchema(plantActivitySchema, "output"),
       },
       responses: Object.fromEntries(Object.keys(ERROR_KINDS).map((kind) => [kind, errorResponse(kind as ErrorKindName)])),
       securitySchemes: {

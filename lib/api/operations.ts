@@ -45,6 +45,7 @@ const DECLARED = [
     errors: ["BadRequest", "NotFound", "PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType"],
   },
   { operation: "deletePlant", method: "DELETE", path: "/plants/{id}", scope: "plants:write", errors: ["BadRequest", "NotFound", "PreconditionFailed"] },
+  { operation: "getPlantHistory", method: "GET", path: "/plants/{id}/history", scope: "plants:read", errors: ["BadRequest", "NotFound"] },
   { operation: "getOpenApiDocument", method: "GET", path: "/openapi.json", scope: null, errors: [] },
   { operation: "getLiveness", method: "GET", path: "/healthz", scope: null, errors: [], quiet: true },
   { operation: "getReadiness", method: "GET", path: "/readyz", scope: null, errors: ["ServiceUnavailable"], quiet: true },

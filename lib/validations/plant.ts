@@ -184,13 +184,14 @@ function unknownParameters(known: string, explain: (name: string) => string | un
   };
 }
 
+const limitSchema = integerText(LIMIT_RULE)
+  .transform(Number)
+  .pipe(z.int(LIMIT_RULE).min(1, LIMIT_RULE).max(PLANT_LIST_LIMIT_MAX, LIMIT_RULE).meta({ format: "int32" }))
+  .default(PLANT_LIST_LIMIT_DEFAULT);
+
 export const listPlantsQuerySchema = z.strictObject(
   {
-    limit: integerText(LIMIT_RULE)
-      .transform(Number)
-      .pipe(z.int(LIMIT_RULE).min(1, LIMIT_RULE).max(PLANT_LIST_LIMIT_MAX, LIMIT_RULE).meta({ format: "int32" }))
-      .default(PLANT_LIST_LIMIT_DEFAULT)
-      .describe("How many plants to answer at most (JSON only: a CSV export answers every matching plant)"),
+    limit: limitSchema.describe("How many plants to answer at most (JSON only: a CSV export answers every matching plant)"),
     after: afterSchema,
     ...plantFilterShape,
   },
@@ -198,6 +199,15 @@ export const listPlantsQuerySchema = z.strictObject(
 );
 
 export type ListPlantsQuery = z.infer<typeof listPlantsQuerySchema>;
+
+/** A plant's history (issue 22), newest first, paged as the list is: the Link header's next URL continues before the oldest record answered. */
+export const plantHistoryQuerySchema = z.strictObject(
+  {
+    limit: limitSchema.describe("How many records to answer at most"),
+    before: int64Text("before").optional().describe("Answer only records older than the one with this id; the Link header's next URL sets it"),
+  },
+  { error: unknownParameters("limit, before") },
+);
 
 /**
  * The query of a CSV export (GET /plants with Accept: text/csv): the list's

@@ -16,7 +16,7 @@ type Case = {
   /** The request path and query. */
   url: string;
   /** The document's path the request belongs to. */
-  template: "/plants" | "/plants/{id}" | "/plants/batch";
+  template: "/plants" | "/plants/{id}" | "/plants/batch" | "/plants/{id}/history";
   auth?: Auth;
   body?: string;
   contentType?: string;
@@ -34,6 +34,7 @@ const mergePatch = "application/merge-patch+json";
 const LIST = "/plants" as const;
 const ONE = "/plants/{id}" as const;
 const BATCH = "/plants/batch" as const;
+const HISTORY = "/plants/{id}/history" as const;
 const csv = "text/csv";
 
 // URLs a GET must refuse with 400 (a read token, nothing seeded), for both paths.
@@ -195,6 +196,20 @@ const CASES: Case[] = [
   { name: "deletes nothing under a stale If-Match", method: "DELETE", url: "/plants/403", template: ONE, auth: "write", headers: { "if-match": '"1.0"' }, status: 412 },
   { name: "deletes nothing under If-None-Match: *", method: "DELETE", url: "/plants/403", template: ONE, auth: "write", headers: { "if-none-match": "*" }, status: 412 },
 
+  // GET /plants/{id}/history
+  { name: "answers a plant's history", method: "GET", url: "/plants/801/history", template: HISTORY, auth: "read", seed: ['{"id":801,"name":"fern","tag":"indoor"}'], status: 200 },
+  { name: "answers a history with a write token", method: "GET", url: "/plants/801/history?limit=1", template: HISTORY, auth: "write", status: 200 },
+  { name: "answers a history before a record", method: "GET", url: "/plants/801/history?before=9223372036854775807&limit=100", template: HISTORY, auth: "read", status: 200 },
+  { name: "answers the history of an id above 2^53", method: "GET", url: "/plants/9007199254741013/history", template: HISTORY, auth: "read", seed: ['{"id":9007199254741013,"name":"pilea"}'], status: 200 },
+  { name: "finds no history of an id never a plant", method: "GET", url: "/plants/802/history", template: HISTORY, auth: "read", status: 404 },
+  { name: "refuses a malformed id's history", method: "GET", url: "/plants/abc/history", template: HISTORY, auth: "read", status: 400 },
+  { name: "refuses a history's limit=0", method: "GET", url: "/plants/801/history?limit=0", template: HISTORY, auth: "read", status: 400 },
+  { name: "refuses a malformed before", method: "GET", url: "/plants/801/history?before=1.5", template: HISTORY, auth: "read", status: 400 },
+  { name: "refuses an unknown history parameter", method: "GET", url: "/plants/801/history?after=1", template: HISTORY, auth: "read", status: 400 },
+  { name: "answers no history without a token", method: "GET", url: "/plants/801/history", template: HISTORY, status: 401 },
+  { name: "answers no history for a bad token", method: "GET", url: "/plants/801/history", template: HISTORY, auth: "invalid", status: 401 },
+  { name: "answers no history for a scopeless token", method: "GET", url: "/plants/801/history", template: HISTORY, auth: "scopeless", status: 403 },
+
   // Methods the paths lack
   { name: "refuses PUT /plants", method: "PUT", url: "/plants", template: LIST, auth: "write", status: 405 },
   { name: "refuses PATCH /plants", method: "PATCH", url: "/plants", template: LIST, auth: "write", status: 405 },
@@ -202,6 +217,7 @@ const CASES: Case[] = [
   { name: "refuses PUT /plants/{id}", method: "PUT", url: "/plants/1", template: ONE, auth: "write", body: '{"id":1,"name":"x"}', contentType: json, status: 405 },
   { name: "refuses POST /plants/{id}", method: "POST", url: "/plants/1", template: ONE, auth: "write", status: 405 },
   { name: "refuses GET /plants/batch", method: "GET", url: "/plants/batch", template: BATCH, auth: "write", status: 405 },
+  { name: "refuses POST /plants/{id}/history", method: "POST", url: "/plants/1/history", template: HISTORY, auth: "write", status: 405 },
 ];
 
 // Answered once the plants table is gone: what a broken database looks like to a client.
@@ -213,6 +229,7 @@ const BROKEN_DATABASE_CASES: Case[] = [
   { name: "changes with a broken database", method: "PATCH", url: "/plants/501", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 500 },
   { name: "deletes with a broken database", method: "DELETE", url: "/plants/501", template: ONE, auth: "write", status: 500 },
   { name: "creates a batch with a broken database", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '[{"id":501,"name":"x"}]', status: 500 },
+  { name: "answers no history with a broken database", method: "GET", url: "/plants/501/history", template: HISTORY, auth: "read", status: 500 },
 ];
 
 // Answered while the database accepts no connections (issue 20): PostgreSQL
@@ -228,6 +245,7 @@ const UNAVAILABLE_DATABASE_CASES: Case[] = [
   { name: "changes nothing without a database", method: "PATCH", url: "/plants/701", template: ONE, auth: "write", body: '{"name":"x"}', contentType: mergePatch, status: 503 },
   { name: "deletes nothing without a database", method: "DELETE", url: "/plants/701", template: ONE, auth: "write", status: 503 },
   { name: "creates no batch without a database", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '[{"id":701,"name":"x"}]', status: 503 },
+  { name: "answers no history without a database", method: "GET", url: "/plants/701/history", template: HISTORY, auth: "read", status: 503 },
 ];
 const postgres = testDatabaseProvider() === "postgresql";
 
@@ -240,6 +258,7 @@ const RATE_LIMITED_CASES: Case[] = [
   { name: "changes nothing once rate-limited", method: "PATCH", url: "/plants/601", template: ONE, auth: "invalid", body: '{"name":"x"}', contentType: mergePatch, status: 429 },
   { name: "deletes nothing once rate-limited", method: "DELETE", url: "/plants/601", template: ONE, status: 429 },
   { name: "creates no batch once rate-limited", method: "POST", url: "/plants/batch", template: BATCH, auth: "invalid", body: '[{"id":601,"name":"x"}]', status: 429 },
+  { name: "answers no history once rate-limited", method: "GET", url: "/plants/601/history", template: HISTORY, auth: "invalid", status: 429 },
 ];
 const ANONYMOUS_ALLOWANCE = 20;
 

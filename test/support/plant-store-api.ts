@@ -80,6 +80,29 @@ export interface paths {
         patch: operations["updatePlant"];
         trace?: never;
     };
+    "/plants/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identification number of the plant */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        /**
+         * A plant's history
+         * @description Every change to the plant the app made, newest first, `limit` at a time: created (one by one, in a batch or an import), changed (the fields that changed, before and after), deleted (the plant whole, as it was) and restored, each with who made it (a person, or an API token and the person it belongs to) and the request's id. While older records remain, the Link header (RFC 8288) names the next page: `Link: </plants/42/history?limit=20&before=1234>; rel="next"`. A deleted plant's history answers too, ending with its delete; an id that was never a plant is 404. Writes made straight into the database by other programs are not recorded. Needs scope plants:read (plants:write includes it).
+         */
+        get: operations["getPlantHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "plant.created": {
@@ -278,6 +301,49 @@ export interface components {
                     /** @description What is wrong with it */
                     message: string;
                 }[];
+            };
+        };
+        /** @description One change to a plant, as the activity record keeps it */
+        PlantActivity: {
+            /**
+             * Format: int64
+             * @description The record's id: a later record has a greater one
+             */
+            id: bigint;
+            /** @description When the change was committed: an RFC 3339 date-time in UTC, to the millisecond */
+            at: string;
+            /** @enum {string} */
+            action: "plant.created" | "plant.updated" | "plant.deleted" | "plant.restored";
+            /** @description Who made the change */
+            by: {
+                /**
+                 * @description A person in the staff app, an API token, the app itself, or an operator at the CLI
+                 * @enum {string}
+                 */
+                kind: "person" | "token" | "app" | "cli";
+                /** @description The person's name, the token's label, or the operator's OS user (empty when unknown), as they were then */
+                name: string;
+                /** @description The person's account, or the account the token belongs to */
+                userId: string | null;
+                tokenId: string | null;
+            };
+            /** @description The X-Request-Id of the request that made it, which leads to its log line */
+            requestId: string | null;
+            /** @description The plant's fields: all of them for a plant created, restored or deleted; for a change, only those it changed */
+            before?: {
+                /** Format: int64 */
+                id?: bigint;
+                name?: string;
+                /** @description null: the plant had no tag */
+                tag?: string | null;
+            };
+            /** @description The plant's fields: all of them for a plant created, restored or deleted; for a change, only those it changed */
+            after?: {
+                /** Format: int64 */
+                id?: bigint;
+                name?: string;
+                /** @description null: the plant had no tag */
+                tag?: string | null;
             };
         };
     };
@@ -713,6 +779,43 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlantHistory: {
+        parameters: {
+            query?: {
+                /** @description How many records to answer at most */
+                limit?: number;
+                /** @description Answer only records older than the one with this id; the Link header's next URL sets it */
+                before?: bigint;
+            };
+            header?: never;
+            path: {
+                /** @description Identification number of the plant */
+                id: bigint;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the plant's records, newest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 link to the next page (rel="next"), present while older records remain */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlantActivity"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
