@@ -1,11 +1,12 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivity } from "@/lib/activity/record";
+import { type ActivityRecord, recordActivity, recordInsertedSql } from "@/lib/activity/record";
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { plantCountQuery, plantListQuery, type PlantOrder, plantPageQuery, type PlantSearch, TAGS_IN_USE } from "@/lib/plants/plant-search";
 import type { PlantVersion } from "@/lib/plants/plant-version";
+import { env } from "@/lib/server/env";
 import { metrics } from "@/lib/server/metrics";
 import type { ListPlantsQuery, NewPlant, Plant, PlantFilter } from "@/lib/validations/plant";
 import { wakeWebhookWorker } from "@/lib/webhooks/worker-signal";
@@ -46,12 +47,7 @@ export type CreatedPlant = VersionedPlant & { status: "stored" | "already stored
 const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attribution }[]) => {
   metrics().groupCommitBatch.observe(inputs.length);
   try {
-    // Each plant stored and its record are one commit (one fsync on SQLite), whoever's request it was.
-    const outcomes = await db().$transaction(async (tx) => {
-      const decided = await decideNewPlants(tx, inputs.map((input) => input.plant));
-      await recordActivity(tx, createdRecords(decided, inputs.map((input) => input.by)));
-      return decided;
-    });
+    const outcomes = await decideAttributed(inputs.map((input) => input.plant), inputs.map((input) => input.by));
     return outcomes.map((outcome) =>
       outcome.status === "conflict"
         ? { status: "rejected", reason: outcome.error }
@@ -65,11 +61,16 @@ const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attrib
 
 export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPlant> => storeAttributed({ plant, by });
 
-/** The records of the plants `outcomes` stored now (not those found stored already, nor conflicts), each by its own attribution. */
-function createdRecords(outcomes: readonly NewPlantOutcome[], by: readonly Attribution[]): ActivityRecord[] {
-  return outcomes.flatMap((outcome, index) =>
-    outcome.status === "stored" ? [{ action: "plant.created", subjectKind: "plant", subjectId: String(outcome.plant.id), changes: { after: outcome.plant }, by: by[index]! }] : [],
-  );
+/**
+ * Decides new plants outside a transaction of the caller's, each recorded by
+ * its own attribution. Each plant stored and its record are one commit,
+ * whoever's request it was: on PostgreSQL one statement writes both
+ * (insertNew), so no transaction's extra round trips are paid; on SQLite the
+ * two statements share a transaction, still one commit and one fsync.
+ */
+function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
+  if (env().database.provider === "postgresql") return decideNewPlants(db(), plants, by);
+  return db().$transaction((tx) => decideNewPlants(tx, plants, by));
 }
 
 /** What became of a new plant: stored now, found stored already (the same plant, with its version), or refused for another plant with its id. */
@@ -84,11 +85,7 @@ const versioned = ({ plant, version, createdAt }: VersionedPlant): VersionedPlan
  * the first is inserted and the second meets it as stored.
  */
 export async function storeNewPlants(plants: readonly NewPlant[], by: Attribution): Promise<PromiseSettledResult<Plant>[]> {
-  const outcomes = await db().$transaction(async (tx) => {
-    const decided = await decideNewPlants(tx, plants);
-    await recordActivity(tx, createdRecords(decided, plants.map(() => by)));
-    return decided;
-  });
+  const outcomes = await decideAttributed(plants, plants.map(() => by));
   return outcomes.map((outcome) =>
     outcome.status === "conflict" ? { status: "rejected", reason: outcome.error } : { status: "fulfilled", value: outcome.plant },
   );
@@ -118,9 +115,9 @@ export async function createPlants(plants: readonly NewPlant[], by: Attribution)
     db().$transaction(async (tx) => {
       const outcomes: NewPlantOutcome[] = [];
       for (let start = 0; start < sorted.length; start += MAX_ROWS_PER_INSERT) {
-        outcomes.push(...(await decideNewPlants(tx, sorted.slice(start, start + MAX_ROWS_PER_INSERT))));
+        const slice = sorted.slice(start, start + MAX_ROWS_PER_INSERT);
+        outcomes.push(...(await decideNewPlants(tx, slice, slice.map(() => by))));
       }
-      await recordActivity(tx, createdRecords(outcomes, outcomes.map(() => by)));
       return outcomes;
     }, BATCH_TRANSACTION),
   );
@@ -145,12 +142,13 @@ const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Client = Prisma.TransactionClient;
 
-async function decideNewPlants(client: Client, plants: readonly NewPlant[]): Promise<NewPlantOutcome[]> {
+/** Decides each plant (see createPlants); each one stored now is recorded, by its own attribution (`by`, one per plant), in the statement or transaction that stores it. */
+async function decideNewPlants(client: Client, plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   const outcomes = new Array<NewPlantOutcome>(plants.length);
   let undecided = plants.map((_, index) => index);
   while (undecided.length > 0) {
     const createdAt = new Date();
-    const inserted = await insertNew(client, undecided.map((index) => plants[index]!), createdAt);
+    const inserted = await insertNew(client, undecided.map((index) => ({ plant: plants[index]!, by: by[index]! })), createdAt);
     const taken = undecided.filter((index) => {
       // delete(): a second plant with the same id in this batch finds it gone and is checked against the stored one.
       if (!inserted.delete(plants[index]!.id)) return true;
@@ -209,12 +207,34 @@ export async function previewCreatePlants(plants: readonly NewPlant[]): Promise<
  * sort), so writers that meet on PostgreSQL take the ids' locks in one order
  * and cannot deadlock.
  */
-async function insertNew(client: Client, plants: NewPlant[], createdAt: Date): Promise<Set<bigint>> {
-  const rows = [...plants].sort((a, b) => compareIds(a.id, b.id)).map((plant) => Prisma.sql`(${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})`);
-  const inserted = await client.$queryRaw<{ id: bigint }[]>`
-    INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
-    ON CONFLICT (id) DO NOTHING RETURNING id`;
-  return new Set(inserted.map((row) => row.id));
+async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribution }[], createdAt: Date): Promise<Set<bigint>> {
+  const sorted = [...inputs].sort((a, b) => compareIds(a.plant.id, b.plant.id));
+  const rows = sorted.map(({ plant }) => Prisma.sql`(${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})`);
+  // Of two inputs with one id, the first is the one inserted, and the one recorded.
+  const records = new Map<bigint, ActivityRecord>();
+  for (const { plant, by } of sorted) {
+    if (!records.has(plant.id)) records.set(plant.id, { action: "plant.created", subjectKind: "plant", subjectId: String(plant.id), changes: { after: toPlant(plant) }, by });
+  }
+  if (env().database.provider === "postgresql") {
+    const inserted = await client.$queryRaw<{ id: bigint }[]>`
+      WITH "inserted" AS (
+        INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
+        ON CONFLICT (id) DO NOTHING RETURNING id, created_at
+      ), "recorded" AS (
+        ${recordInsertedSql([...records.values()], Prisma.sql`"inserted"`)}
+      )
+      SELECT id FROM "inserted"`;
+    return new Set(inserted.map((row) => row.id));
+  }
+  const inserted = new Set(
+    (
+      await client.$queryRaw<{ id: bigint }[]>`
+        INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
+        ON CONFLICT (id) DO NOTHING RETURNING id`
+    ).map((row) => row.id),
+  );
+  await recordActivity(client, [...records.values()].filter((record) => inserted.has(BigInt(record.subjectId))), createdAt);
+  return inserted;
 }
 
 type StoredRow = { id: bigint; name: string; tag: string | null; version: number; createdAt: Date };
