@@ -94,7 +94,9 @@ describe("slow clients", () => {
     const slow = exchange((socket) => socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n"));
     const started = Date.now();
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(500);
+    // Held up, it would be answered only once the slow client is cut off, after HEADERS_TIMEOUT_MS (1 s);
+    // a full run's load took it to 851 ms past a tighter bound.
+    expect(Date.now() - started).toBeLessThan(1_000);
     await slow;
   });
 });
