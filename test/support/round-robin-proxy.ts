@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 // A load balancer in miniature: one address in front of several app
 // instances, handing each request to the next instance in turn, so one
 // browser session is served by all of them. It records where each request went.
+// Reads and writes take turns apart (a round for each method): how many pages
+// and prefetches a browser loads between two writes varies, and with one
+// round two writes could land on one instance every time.
 
 export type ProxiedRequest = { instance: number; method: string; path: string; withSession: boolean };
 
@@ -11,9 +14,12 @@ export type RoundRobinProxy = { url: string; served: ProxiedRequest[]; close(): 
 
 export async function startRoundRobinProxy(instances: string[]): Promise<RoundRobinProxy> {
   const served: ProxiedRequest[] = [];
-  let next = 0;
+  const next = new Map<string, number>();
   const server = createServer((incoming, outgoing) => {
-    const instance = next++ % instances.length;
+    const method = incoming.method ?? "GET";
+    const turn = next.get(method) ?? 0;
+    next.set(method, turn + 1);
+    const instance = turn % instances.length;
     const target = new URL(incoming.url ?? "/", instances[instance]);
     served.push({
       instance,
