@@ -90,13 +90,31 @@ describe("plants' activity", () => {
   });
 
   it("commits a change and its record together: when the record cannot be written, neither is", async () => {
+    await createPlant({ id: 42n, name: "Named" }, TILL);
+    await createPlant({ id: 43n, name: "Kept" }, TILL);
     await database.query('ALTER TABLE "activity" RENAME TO "activity_away"');
     try {
       await expect(createPlant({ id: 40n, name: "Orphan" }, TILL)).rejects.toThrow();
       await expect(createPlants([{ id: 41n, name: "Orphan" }], TILL)).rejects.toThrow();
+      await expect(updatePlant(42n, ANA, () => ({ id: 42n, name: "Renamed" }))).rejects.toThrow();
+      await expect(deletePlant(43n, ANA)).rejects.toThrow();
+      await expect(deletePlant(43n, ANA, () => undefined)).rejects.toThrow();
     } finally {
       await database.query('ALTER TABLE "activity_away" RENAME TO "activity"');
     }
     expect(await db().plant.findMany({ where: { id: { in: [40n, 41n] } } })).toEqual([]);
+    // The change failed with its record: the plants are as they were.
+    expect(await db().plant.findMany({ where: { id: { in: [42n, 43n] } }, select: { id: true, name: true, version: true }, orderBy: { id: "asc" } })).toEqual([
+      { id: 42n, name: "Named", version: 1 },
+      { id: 43n, name: "Kept", version: 1 },
+    ]);
+  });
+
+  it("records a change at the very time the plant says it changed", async () => {
+    await createPlant({ id: 50n, name: "Basil" }, TILL);
+    await updatePlant(50n, ANA, () => ({ id: 50n, name: "Thai basil" }));
+    const [changed] = await records(50n);
+    const [plant] = await db().plant.findMany({ where: { id: 50n } });
+    expect(changed!.occurredAt).toEqual(plant!.updatedAt);
   });
 });

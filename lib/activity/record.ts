@@ -66,23 +66,23 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
 
 /**
  * PostgreSQL only: an INSERT, for a WITH clause, that records those of
- * `records` whose subject a data-modifying query `inserted` (with id and
- * created_at columns) answered, at that created_at. So a change and its
- * record are one statement, atomic without a transaction's round trips. The
- * records travel as one JSON parameter, not eleven a row: binding is most of
- * what a parameter costs the app.
+ * `records` whose subject the data-modifying query `written` (a CTE with an
+ * id column) answered, at the time `at` (an expression over `written`'s
+ * columns). So a change and its record are one statement, atomic without a
+ * transaction's round trips. The records travel as one JSON parameter, not
+ * eleven a row: binding is most of what a parameter costs the app.
  */
-export function recordInsertedSql(records: readonly ActivityRecord[], inserted: Prisma.Sql): Prisma.Sql {
+export function recordWrittenSql(records: readonly ActivityRecord[], written: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
   const rows = records.map((record) => {
     const [action, actor_kind, actor_user_id, actor_token_id, actor_name, client_address, user_agent, request_id, subject_kind, subject_id, changes] = values(record);
     return { action, actor_kind, actor_user_id, actor_token_id, actor_name, client_address, user_agent, request_id, subject_kind, subject_id, changes };
   });
   return Prisma.sql`
     INSERT INTO "activity" (${COLUMNS})
-    SELECT ${inserted}."created_at", r."action", r."actor_kind", r."actor_user_id", r."actor_token_id", r."actor_name", r."client_address",
+    SELECT ${at}, r."action", r."actor_kind", r."actor_user_id", r."actor_token_id", r."actor_name", r."client_address",
       r."user_agent", r."request_id", r."subject_kind", r."subject_id", r."changes"
-    FROM ${inserted} JOIN json_to_recordset(${JSON.stringify(rows)}::json)
+    FROM ${written} JOIN json_to_recordset(${JSON.stringify(rows)}::json)
       AS r ("action" text, "actor_kind" text, "actor_user_id" text, "actor_token_id" text, "actor_name" text, "client_address" text,
             "user_agent" text, "request_id" text, "subject_kind" text, "subject_id" text, "changes" text)
-      ON r."subject_id" = ${inserted}."id"::text`;
+      ON r."subject_id" = ${written}."id"::text`;
 }

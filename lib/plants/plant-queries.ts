@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivity, recordInsertedSql } from "@/lib/activity/record";
+import { type ActivityRecord, recordActivity, recordWrittenSql } from "@/lib/activity/record";
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
@@ -221,7 +221,7 @@ async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribut
         INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
         ON CONFLICT (id) DO NOTHING RETURNING id, created_at
       ), "recorded" AS (
-        ${recordInsertedSql([...records.values()], Prisma.sql`"inserted"`)}
+        ${recordWrittenSql([...records.values()], Prisma.sql`"inserted"`, Prisma.sql`"inserted"."created_at"`)}
       )
       SELECT id FROM "inserted"`;
     return new Set(inserted.map((row) => row.id));
@@ -415,13 +415,13 @@ export async function updatePlant(id: bigint, by: Attribution, change: (stored: 
     const tag = next.tag ?? null;
     if (next.name === current.plant.name && tag === (current.plant.tag ?? null)) return current;
     const changes = changedFields(current.plant, { id, name: next.name, tag });
-    const changed = await db().$transaction(async (tx) => {
-      const count = await tx.$executeRaw`
-        UPDATE "plants" SET "name" = ${next.name}, "tag" = ${tag}, "version" = "version" + 1, "updated_at" = ${new Date()}
-        WHERE "id" = ${id} AND "version" = ${current.version} AND "created_at" = ${createdAtCell}`;
-      if (count > 0) await recordActivity(tx, [{ action: "plant.updated", subjectKind: "plant", subjectId: String(id), changes, by }]);
-      return count;
-    });
+    const at = new Date();
+    const changed = await writeRecorded(
+      Prisma.sql`UPDATE "plants" SET "name" = ${next.name}, "tag" = ${tag}, "version" = "version" + 1, "updated_at" = ${at}
+        WHERE "id" = ${id} AND "version" = ${current.version} AND "created_at" = ${createdAtCell}`,
+      { action: "plant.updated", subjectKind: "plant", subjectId: String(id), changes, by },
+      at,
+    );
     if (changed === 0) return LOST_RACE;
     wakeWebhookWorker();
     return { plant: toPlant({ id, name: next.name, tag }), version: current.version + 1, createdAt: current.createdAt };
@@ -434,7 +434,8 @@ export async function updatePlant(id: bigint, by: Attribution, change: (stored: 
  */
 export async function deletePlant(id: bigint, by: Attribution, check?: VersionCheck): Promise<void> {
   const record = (plant: Plant): ActivityRecord => ({ action: "plant.deleted", subjectKind: "plant", subjectId: String(id), changes: { before: plant }, by });
-  if (check === undefined) {
+  if (check === undefined && env().database.provider === "sqlite") {
+    // One transaction, the writer's lock held throughout: the row the delete returns is the plant as it was.
     const deleted = await db().$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<{ id: bigint; name: string; tag: string | null }[]>`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`;
       if (row) await recordActivity(tx, [record(toPlant(row))]);
@@ -442,18 +443,42 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
     });
     if (!deleted) throw new PlantNotFoundError(id);
   } else {
-    await writeAsRead(id, check, async ({ stored, createdAtCell }) =>
-      db().$transaction(async (tx) => {
-        const deleted = await tx.$executeRaw`
-          DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`;
-        if (deleted === 0) return LOST_RACE;
-        await recordActivity(tx, [record(stored.plant)]);
-        return undefined;
-      }),
-    );
+    // On PostgreSQL even an unconditional delete is read and then deleted as read: the record is built
+    // from what was read, and the delete and its record are one statement (writeRecorded).
+    await writeAsRead(id, check, async ({ stored, createdAtCell }) => {
+      const deleted = await writeRecorded(
+        Prisma.sql`DELETE FROM "plants" WHERE "id" = ${id} AND "version" = ${stored.version} AND "created_at" = ${createdAtCell}`,
+        record(stored.plant),
+        new Date(),
+      );
+      return deleted === 0 ? LOST_RACE : undefined;
+    });
   }
   // The delete may have written a plant.deleted event.
   wakeWebhookWorker();
+}
+
+/**
+ * Makes one plant's UPDATE or DELETE (`write`, matching at most one row) and,
+ * if it matched, records it at `at`; answers the rows written. On PostgreSQL
+ * the two are one statement (recordWrittenSql): atomic, without an
+ * interactive transaction's four round trips. On SQLite they share a
+ * transaction: one commit, one fsync.
+ */
+async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date): Promise<number> {
+  if (env().database.provider === "postgresql") {
+    const [row] = await db().$queryRaw<{ written: number }[]>`
+      WITH "written" AS (${write} RETURNING "id"), "recorded" AS (
+        ${recordWrittenSql([record], Prisma.sql`"written"`, Prisma.sql`${at}::timestamp(3)`)}
+      )
+      SELECT count(*)::int AS "written" FROM "written"`;
+    return row!.written;
+  }
+  return db().$transaction(async (tx) => {
+    const written = await tx.$executeRaw(write);
+    if (written > 0) await recordActivity(tx, [record], at);
+    return written;
+  });
 }
 
 /** The fields a change changed, before and after: only those (a tag removed is null after). */
