@@ -10,6 +10,10 @@
 //   BENCH_DATABASES  engines, comma-separated (default sqlite,postgresql)
 //   BENCH_SECONDS    length of each phase (default 10)
 //   BENCH_CLIENTS    clients posting at once (default 4)
+//   BENCH_ROUNDS     rounds per format (default 1); with a baseline, the apps take turns
+//   BENCH_BASELINE_ROOT  a built checkout of another commit (see bench/run.ts): adds,
+//                    per engine, that build's app, and prints this build's plants/s
+//                    against it, round by round (a change's cost)
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseProvider } from "@/lib/db/database-url";
@@ -20,6 +24,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") as DatabaseProvider[];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 const WARMUP_BATCHES = 3;
 const FORMATS = ["json", "csv"] as const;
 
@@ -90,25 +96,46 @@ function show(engine: string, format: Format, phase: Phase): string {
   ].join("   ");
 }
 
+type BenchTarget = { name: string; app: Awaited<ReturnType<typeof startBenchApp>>["app"]; headers: Record<string, string>; answeredStored: number };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
-  console.log(`POST /plants/batch, ${PLANT_BATCH_MAX} new plants a batch, ${CLIENTS} clients, ${SECONDS} s per format`);
+  console.log(`POST /plants/batch, ${PLANT_BATCH_MAX} new plants a batch, ${CLIENTS} clients, ${SECONDS} s per format, ${ROUNDS} round(s)`);
   for (const engine of ENGINES) {
-    const { app, headers } = await startBenchApp(engine, { stored: 0 });
+    const targets: BenchTarget[] = [];
     try {
-      let answeredStored = 0;
-      for (const format of FORMATS) {
-        for (let n = 0; n < WARMUP_BATCHES; n++) await postBatch(app.url, headers, format);
-        answeredStored += WARMUP_BATCHES * PLANT_BATCH_MAX;
-        const phase = await measure(app.url, headers, format, SECONDS, app.pid());
-        answeredStored += phase.plants;
-        console.log(show(engine, format, phase));
+      targets.push({ name: engine, ...(await startBenchApp(engine, { stored: 0 })), answeredStored: 0 });
+      if (BASELINE_ROOT) targets.push({ name: `baseline ${engine}`, ...(await startBenchApp(engine, { stored: 0, root: BASELINE_ROOT })), answeredStored: 0 });
+      for (const target of targets) {
+        for (const format of FORMATS) for (let n = 0; n < WARMUP_BATCHES; n++) await postBatch(target.app.url, target.headers, format);
+        target.answeredStored += FORMATS.length * WARMUP_BATCHES * PLANT_BATCH_MAX;
       }
-      const [counted] = await app.database.query<{ rows: unknown }>("SELECT count(*) AS rows FROM plants");
-      const rows = Number(counted?.rows);
-      if (rows !== answeredStored) throw new Error(`${engine}: ${rows} rows written for ${answeredStored} plants answered stored`);
+      // This build's plants/s over the baseline's, per format, one ratio a round: the apps take turns, so both meet the machine's drift.
+      const ratios = new Map<Format, number[]>();
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const format of FORMATS) {
+          const rates: number[] = [];
+          for (const target of targets) {
+            const phase = await measure(target.app.url, target.headers, format, SECONDS, target.app.pid());
+            target.answeredStored += phase.plants;
+            rates.push(phase.plants / phase.seconds);
+            console.log(show(target.name, format, phase));
+          }
+          if (rates.length === 2) ratios.set(format, [...(ratios.get(format) ?? []), rates[0]! / rates[1]!]);
+        }
+      }
+      for (const [format, values] of ratios) {
+        console.log(`  ${engine} ${format}: this build's plants/s against the baseline's: median ${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)}) over ${values.length} rounds`);
+      }
+      for (const target of targets) {
+        const [counted] = await target.app.database.query<{ rows: unknown }>("SELECT count(*) AS rows FROM plants");
+        const rows = Number(counted?.rows);
+        if (rows !== target.answeredStored) throw new Error(`${target.name}: ${rows} rows written for ${target.answeredStored} plants answered stored`);
+      }
     } finally {
-      await stopBenchApp(app);
+      await Promise.all(targets.map((target) => stopBenchApp(target.app)));
     }
   }
 }

@@ -1,6 +1,7 @@
 // npm run bench: the app against the framework's own ceiling, in one run, on
-// this machine. Authenticated POST /plants (unique ids) and GET
-// /plants?limit=20 (500 plants stored), on SQLite and on PostgreSQL, each
+// this machine. Authenticated POST /plants (unique ids), GET /plants?limit=20
+// (500 plants stored) and, when asked, PATCH /plants/{id} (a new name for
+// each of the 500 in turn), on SQLite and on PostgreSQL, each
 // against a Next.js route handler built with the project's Next that answers a
 // constant. 50 connections, a warm-up, then alternating rounds. Prints each
 // round (throughput, p50, p99, and the server's CPU time per request) and the
@@ -10,7 +11,7 @@
 // app's resident memory.
 //   BENCH_SECONDS        length of a round per target (default 5)
 //   BENCH_DATABASES      engines to measure, comma-separated (default sqlite,postgresql)
-//   BENCH_OPERATIONS     operations to measure, comma-separated (default POST,GET)
+//   BENCH_OPERATIONS     operations to measure, comma-separated: POST, GET, PATCH (default POST,GET)
 //   BENCH_ROUNDS         alternating rounds (default 3)
 //   BENCH_WEBHOOKS       "compare" adds, per engine, an app with a webhook endpoint
 //                        for plant.created (a receiver in this process that
@@ -45,11 +46,12 @@ const COMPARE_OBSERVABILITY = process.env.BENCH_OBSERVABILITY === "compare";
 const COMPARE_WEBHOOKS = process.env.BENCH_WEBHOOKS === "compare";
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
-type Operation = "POST" | "GET";
+type Operation = "POST" | "GET" | "PATCH";
 type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest: number };
 type Target = { name: string; url: string; headers: Record<string, string>; app?: AppServer; pid: () => number | undefined; receiver?: WebhookReceiver };
 
 let nextId = 1_000_000n;
+let nextPatch = 0;
 
 /** CPU time a process has used, in ms (Linux: user + system, from /proc). */
 function cpuMs(pid: number | undefined): number {
@@ -68,7 +70,18 @@ async function load(target: Target, operation: Operation, seconds: number): Prom
           headers: { "content-type": "application/json", ...target.headers },
           setupRequest: (each: autocannon.Request) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
         }
-      : { method: "GET" as const, path: "/plants?limit=20", headers: target.headers };
+      : operation === "PATCH"
+        ? {
+            method: "PATCH" as const,
+            path: "/plants/1",
+            headers: { "content-type": "application/merge-patch+json", ...target.headers },
+            // Every request a real change: a new name, round the stored plants.
+            setupRequest: (each: autocannon.Request) => {
+              const patch = nextPatch++;
+              return { ...each, path: `/plants/${(patch % STORED_FOR_GET) + 1}`, body: `{"name":"Patched fern ${patch}"}` };
+            },
+          }
+        : { method: "GET" as const, path: "/plants?limit=20", headers: target.headers };
   const cpuBefore = cpuMs(target.pid());
   const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   return {
