@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runCli, tokenCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
@@ -32,6 +33,11 @@ describe("token CLI", () => {
     await tokenCli(database, ["revoke", listed!.id]);
     const [revoked] = JSON.parse((await tokenCli(database, ["list", "--json"])).stdout) as Listed[];
     expect(revoked).toMatchObject({ id: listed!.id, status: "revoked", revokedAt: expect.any(String) });
+    // Recorded as the CLI's doing, named by the OS user who ran it (issue 22).
+    expect(await database.query("SELECT action, actor_kind, actor_name FROM activity WHERE subject_id = $1 ORDER BY id", [listed!.id])).toEqual([
+      { action: "token.created", actor_kind: "cli", actor_name: userInfo().username },
+      { action: "token.revoked", actor_kind: "cli", actor_name: userInfo().username },
+    ]);
 
     const dump = JSON.stringify(await database.query("SELECT * FROM api_tokens"), (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
     expect(dump).not.toContain(token);

@@ -5,6 +5,7 @@ import ms from "ms";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { env } from "@/lib/server/env";
 import { migrate } from "@/lib/db/migrate";
+import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens";
 import { isScope, MAX_TOKEN_LIFETIME_SECONDS, SCOPES } from "@/lib/validations/api-token";
 
@@ -48,7 +49,7 @@ async function create(args: string[]): Promise<void> {
   if (lifetimeMs === undefined || !(lifetimeMs >= 1000) || lifetimeMs / 1000 > MAX_TOKEN_LIFETIME_SECONDS) {
     throw new UsageError(`--expires ${values.expires} is not a duration from 1s to 366d (e.g. 12h, 30d)`);
   }
-  const { token, info } = await createApiToken({ label, scopes: scopes.filter(isScope), lifetimeSeconds: Math.floor(lifetimeMs / 1000) });
+  const { token, info } = await createApiToken({ label, scopes: scopes.filter(isScope), lifetimeSeconds: Math.floor(lifetimeMs / 1000) }, cliAttribution());
   process.stdout.write(`${token}\n`);
   process.stderr.write(`created token ${info.id} (${info.scopes.join(" ")}), expires ${info.expiresAt.toISOString()}\n`);
 }
@@ -95,7 +96,7 @@ async function revoke(args: string[]): Promise<void> {
   const { positionals } = parseArgs({ args, allowPositionals: true });
   const [id] = positionals;
   if (!id || positionals.length > 1) throw new UsageError("revoke takes exactly one token id (see token list)");
-  if (!(await revokeApiToken(id))) throw new Error(`no token with id ${id}`);
+  if (!(await revokeApiToken(id, cliAttribution()))) throw new Error(`no token with id ${id}`);
   process.stderr.write(`revoked token ${id}\n`);
 }
 

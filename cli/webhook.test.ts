@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { runCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
@@ -93,6 +94,10 @@ describe("webhook CLI", () => {
     expect(deleted.stderr).toContain(`deleted webhook endpoint ${endpoint!.id}`);
     expect((await webhookCli(database, ["list"])).stdout).toBe("no webhook endpoints\n");
     expect(await listed(database)).toEqual([]);
+    // Each change recorded as the CLI's doing, named by the OS user who ran it (issue 22).
+    expect(await database.query("SELECT action, actor_kind, actor_name FROM activity WHERE subject_id = $1 ORDER BY id", [endpoint!.id])).toEqual(
+      ["webhook.created", "webhook.disabled", "webhook.enabled", "webhook.rotated", "webhook.deleted"].map((action) => ({ action, actor_kind: "cli", actor_name: userInfo().username })),
+    );
   });
 
   it("refuses a private address while private targets are not allowed, with the reason, and stores nothing", async () => {

@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { env } from "@/lib/server/env";
 import { migrate } from "@/lib/db/migrate";
+import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { newWebhookEndpointSchema, WEBHOOK_EVENT_TYPES } from "@/lib/validations/webhook";
 import { DISABLED_WITH_CLI_REASON } from "@/lib/webhooks/disabled-reason";
 import {
@@ -53,7 +54,7 @@ async function create(args: string[]): Promise<void> {
   const parsed = newWebhookEndpointSchema.safeParse({ url: values.url, events, description: values.description });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   // A refused URL (lib/webhooks/target-address.ts) is not a usage mistake: exit 1 with its reason.
-  const { endpoint, secret } = await createWebhookEndpoint(parsed.data);
+  const { endpoint, secret } = await createWebhookEndpoint(parsed.data, cliAttribution());
   process.stdout.write(`${secret}\n`);
   process.stderr.write(`created webhook endpoint ${endpoint.id} for ${endpoint.url} (${endpoint.events.join(" ")}); the secret above is shown only this once\n`);
 }
@@ -105,19 +106,19 @@ function describe(endpoint: WebhookEndpointInfo) {
 
 async function disable(args: string[]): Promise<void> {
   const id = oneId("disable", args);
-  if (!(await disableWebhookEndpoint(id, DISABLED_WITH_CLI_REASON))) throw noSuchEndpoint(id);
+  if (!(await disableWebhookEndpoint(id, DISABLED_WITH_CLI_REASON, cliAttribution()))) throw noSuchEndpoint(id);
   process.stderr.write(`disabled webhook endpoint ${id}: nothing is sent to it until it is enabled\n`);
 }
 
 async function enable(args: string[]): Promise<void> {
   const id = oneId("enable", args);
-  if (!(await enableWebhookEndpoint(id))) throw noSuchEndpoint(id);
+  if (!(await enableWebhookEndpoint(id, cliAttribution()))) throw noSuchEndpoint(id);
   process.stderr.write(`enabled webhook endpoint ${id}: new events are sent to it again\n`);
 }
 
 async function rotate(args: string[]): Promise<void> {
   const id = oneId("rotate", args);
-  const secret = await rotateWebhookEndpointSecret(id);
+  const secret = await rotateWebhookEndpointSecret(id, cliAttribution());
   if (secret === null) throw noSuchEndpoint(id);
   const until = (await findWebhookEndpoint(id))?.previousSecretExpiresAt;
   process.stdout.write(`${secret}\n`);
@@ -129,7 +130,7 @@ async function rotate(args: string[]): Promise<void> {
 
 async function remove(args: string[]): Promise<void> {
   const id = oneId("delete", args);
-  if (!(await deleteWebhookEndpoint(id))) throw noSuchEndpoint(id);
+  if (!(await deleteWebhookEndpoint(id, cliAttribution()))) throw noSuchEndpoint(id);
   process.stderr.write(`deleted webhook endpoint ${id} and its deliveries\n`);
 }
 

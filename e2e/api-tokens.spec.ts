@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, SIGNED_OUT, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
 
 async function createToken(page: Page, label: string, scopes: ("plants:read" | "plants:write")[]): Promise<string> {
   await page.goto("/tokens");
@@ -14,7 +14,7 @@ async function createToken(page: Page, label: string, scopes: ("plants:read" | "
   return value.inputValue();
 }
 
-test("a token made in the UI creates a plant through the API until it is revoked", async ({ page, request, context }) => {
+test("a token made in the UI creates a plant through the API until it is revoked", async ({ page, request, context, sql }) => {
   const token = await createToken(page, "till sync", ["plants:write"]);
   // After the save, focus is on the new token, selected, ready to copy (issue 11).
   await expect(page.getByLabel("New API token")).toBeFocused();
@@ -43,6 +43,14 @@ test("a token made in the UI creates a plant through the API until it is revoked
   expect(refused.status()).toBe(401);
   expect(refused.headers()["www-authenticate"]).toContain('error="invalid_token"');
   expect(await refused.json()).toEqual({ error: 401, message: "the bearer token has been revoked" });
+
+  // Made and revoked by the owner, from this browser, and so recorded (issue 22).
+  const by = { actor_kind: "person", actor_name: OWNER.name, client_address: "127.0.0.1", user_agent: await page.evaluate(() => navigator.userAgent) };
+  const records = await sql(
+    "SELECT a.action, a.actor_kind, a.actor_name, a.client_address, a.user_agent FROM activity a JOIN api_tokens t ON t.id = a.subject_id WHERE a.subject_kind = 'token' AND t.label = $1 ORDER BY a.id",
+    ["till sync"],
+  );
+  expect(records).toEqual([{ action: "token.created", ...by }, { action: "token.revoked", ...by }]);
 });
 
 test("the token form explains what is missing", async ({ page }) => {

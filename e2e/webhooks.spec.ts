@@ -81,7 +81,7 @@ test("an owner adds an endpoint, sees its secret once, and finds it listed", asy
   await expect(page.locator(".endpoint-url")).toHaveText(url);
 });
 
-test("on an endpoint's page an owner disables and enables it, rotates its secret, sends a test event, resends it, and deletes it once confirmed", async ({ page }) => {
+test("on an endpoint's page an owner disables and enables it, rotates its secret, sends a test event, resends it, and deletes it once confirmed", async ({ page, sql }) => {
   const url = "http://127.0.0.1:9/e2e/managed";
   const { id, secret } = await addEndpoint(page, url);
   await page.goto(`/webhooks/${id}`);
@@ -132,6 +132,12 @@ test("on an endpoint's page an owner disables and enables it, rotates its secret
   await expect(page).toHaveURL(/\/webhooks$/);
   await expect(endpointCard(page, url)).toHaveCount(0);
   expect((await page.request.get(`/webhooks/${id}`)).status()).toBe(404);
+
+  // Each change is recorded as the owner's, from this browser (issue 22).
+  const by = { actor_kind: "person", actor_name: OWNER.name, client_address: "127.0.0.1", user_agent: await page.evaluate(() => navigator.userAgent) };
+  expect(await sql("SELECT action, actor_kind, actor_name, client_address, user_agent FROM activity WHERE subject_id = $1 ORDER BY id", [id])).toEqual(
+    ["webhook.created", "webhook.disabled", "webhook.enabled", "webhook.rotated", "webhook.deleted"].map((action) => ({ action, ...by })),
+  );
 });
 
 test("the form explains what is missing, and shows the server's reason when the URL is refused", async ({ page }) => {

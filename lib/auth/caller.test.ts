@@ -8,6 +8,7 @@ import { createUser } from "@/lib/auth/users";
 import { ApiError } from "@/lib/http/api-error";
 import { env } from "@/lib/server/env";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The staff session path of authenticateCaller; the bearer path is covered over HTTP.
 
@@ -79,7 +80,7 @@ describe("authenticateCaller with a staff session cookie", () => {
   });
 
   it("does not take an API token as a session cookie", async () => {
-    const { token } = await createApiToken({ label: "t", scopes: ["plants:write"], lifetimeSeconds: 60 });
+    const { token } = await createApiToken({ label: "t", scopes: ["plants:write"], lifetimeSeconds: 60 }, TEST_BY);
     expect(await refusal(post({ cookie: `next-auth.session-token=${token}`, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
   });
 });

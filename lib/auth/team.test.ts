@@ -7,6 +7,7 @@ import { checkApiToken } from "@/lib/auth/token-check";
 import { authenticate, createUser, type StaffUser } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The team's operations on a real database of the run's engine. The last-owner
 // rule counts every account, so each test starts from an empty team.
@@ -33,12 +34,12 @@ describe("the team's listing", () => {
     const sam = await member("Sam", "staff");
     await authenticate("olive@example.com", PASSWORD);
     await deactivateUser(sam.id);
-    await createApiToken({ label: "live", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id });
-    const revoked = await createApiToken({ label: "revoked", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id });
-    await revokeApiToken(revoked.info.id);
-    const expired = await createApiToken({ label: "expired", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id });
+    await createApiToken({ label: "live", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id }, TEST_BY);
+    const revoked = await createApiToken({ label: "revoked", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id }, TEST_BY);
+    await revokeApiToken(revoked.info.id, TEST_BY);
+    const expired = await createApiToken({ label: "expired", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id }, TEST_BY);
     await db().apiToken.update({ where: { id: expired.info.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await createApiToken({ label: "sam's", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: sam.id });
+    await createApiToken({ label: "sam's", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: sam.id }, TEST_BY);
 
     const pending = await createInvitation({ email: "ivy@example.com", role: "staff" });
     const withdrawn = await createInvitation({ email: "wes@example.com", role: "staff" });
@@ -102,8 +103,8 @@ describe("roles and deactivation", () => {
   it("refuses a deactivated account's API tokens on the next request, and accepts them again after reactivation", async () => {
     await member("Olive", "owner");
     const sam = await member("Sam", "staff");
-    const { token } = await createApiToken({ label: "till", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: sam.id });
-    const operator = await createApiToken({ label: "cli", scopes: ["plants:read"], lifetimeSeconds: 3600 });
+    const { token } = await createApiToken({ label: "till", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: sam.id }, TEST_BY);
+    const operator = await createApiToken({ label: "cli", scopes: ["plants:read"], lifetimeSeconds: 3600 }, TEST_BY);
     expect((await checkApiToken(token)).ok).toBe(true);
 
     const deactivated = Date.now();

@@ -1,3 +1,4 @@
+import type { Attribution } from "@/lib/activity/actor";
 import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type TokenStatus, tokenStatus } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/validations/api-token";
 import { listUsers, type StaffUser } from "@/lib/auth/users";
@@ -25,13 +26,13 @@ export async function listTokensFor(user: StaffUser): Promise<VisibleToken[]> {
   }));
 }
 
-export async function createTokenFor(user: StaffUser, input: { label: string; scopes: Scope[]; lifetimeSeconds: number }) {
-  return createApiToken({ ...input, ownerId: user.id });
+export async function createTokenFor(user: StaffUser, input: { label: string; scopes: Scope[]; lifetimeSeconds: number }, by: Attribution) {
+  return createApiToken({ ...input, ownerId: user.id }, by);
 }
 
 /** Revokes the token if `user` may; false when it does not exist or is not theirs to revoke (the two look alike). */
-export async function revokeTokenFor(user: StaffUser, tokenId: string): Promise<boolean> {
+export async function revokeTokenFor(user: StaffUser, tokenId: string, by: Attribution): Promise<boolean> {
   const token = await findApiToken(tokenId);
   if (!token || !mayManage(user, token)) return false;
-  return revokeApiToken(token.id);
+  return revokeApiToken(token.id, by);
 }

@@ -6,6 +6,7 @@ import { jsonResponse } from "@/lib/http/json-response";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { log } from "@/lib/server/log";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // The wrapper every API handler goes through, called as Next calls it.
 
@@ -27,13 +28,13 @@ describe("apiRoute", () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="plant-store"');
 
-    const { token: reader } = await createApiToken({ label: "reader", scopes: ["plants:read"], lifetimeSeconds: 60 });
+    const { token: reader } = await createApiToken({ label: "reader", scopes: ["plants:read"], lifetimeSeconds: 60 }, TEST_BY);
     expect((await route(request({ authorization: `Bearer ${reader}` }), NO_PARAMS)).status).toBe(403);
     expect(handler).not.toHaveBeenCalled();
   });
 
   it("hands the handler the authenticated caller and the route's params", async () => {
-    const { token, info } = await createApiToken({ label: "writer", scopes: ["plants:write"], lifetimeSeconds: 60 });
+    const { token, info } = await createApiToken({ label: "writer", scopes: ["plants:write"], lifetimeSeconds: 60 }, TEST_BY);
     const route = apiRoute({ operation: "test", scope: "plants:write" }, async ({ caller, params }) =>
       jsonResponse({ caller: caller.kind === "token" ? caller.token.id : caller.user.id, params }),
     );

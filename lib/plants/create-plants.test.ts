@@ -109,7 +109,7 @@ it("decides ids shared across the statements of a large batch as within one", as
 });
 
 it("writes one plant.created event per plant it stores, and none for the rest", async () => {
-  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" });
+  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" }, TEST_BY);
   await createPlant({ id: 10_000n, name: "Before" }, TEST_BY);
   const before = await db().webhookEvent.count();
   const outcomes = await createPlants([
@@ -130,7 +130,7 @@ it("writes one plant.created event per plant it stores, and none for the rest", 
 it("stores nothing of a batch whose transaction fails, and keeps the single creates made meanwhile", async () => {
   await failInsertsNamedBoom();
   try {
-    const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" });
+    const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" }, TEST_BY);
     const events = await db().webhookEvent.count();
     // The failing plant sorts into the batch's second statement: the first has been written by then.
     const batch = [...plantsFrom(20_000n, 600), { id: 30_000n, name: "Boom" }];

@@ -26,7 +26,7 @@ async function writes() {
 }
 
 it("answers what createPlants then does, in the batch's order, and writes nothing", async () => {
-  await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" });
+  await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" }, TEST_BY);
   await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
   await createPlant({ id: 2n, name: "Ivy", tag: "climber" }, TEST_BY);
   await createPlant({ id: 9007199254740993n, name: "Monstera", tag: "aroid" }, TEST_BY);

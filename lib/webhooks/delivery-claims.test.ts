@@ -16,7 +16,7 @@ setUpTestDatabase();
 let nextPlant = 1n;
 
 async function deliveriesFor(count: number): Promise<string> {
-  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" });
+  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" }, TEST_BY);
   await Promise.all(Array.from({ length: count }, () => createPlant({ id: nextPlant++, name: "Claimed" }, TEST_BY)));
   return endpoint.id;
 }
@@ -61,7 +61,7 @@ it("passes over deliveries not yet due, already settled, or to a disabled endpoi
 
   await db().webhookEndpoint.deleteMany();
   const disabled = await deliveriesFor(2);
-  await disableWebhookEndpoint(disabled, "test");
+  await disableWebhookEndpoint(disabled, "test", TEST_BY);
   expect((await claimDueDeliveries(10, new Date(Date.now() + 240_000))).ids).toHaveLength(0);
 });
 

@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 async function endpoint(events: ("plant.created" | "plant.deleted")[] = ["plant.created", "plant.deleted"]) {
-  const { endpoint, secret } = await createWebhookEndpoint({ url: receiver.url, events, description: "" });
+  const { endpoint, secret } = await createWebhookEndpoint({ url: receiver.url, events, description: "" }, TEST_BY);
   receiver.secrets = [secret];
   return endpoint;
 }
@@ -94,7 +94,7 @@ it("retries on the schedule until the receiver answers 2xx, with the same webhoo
 it("signs with the current secret when a rotated-out one cannot be read, and records a failure of its own when the current one cannot", async () => {
   const readable = await endpoint(["plant.created"]);
   await db().webhookEndpoint.update({ where: { id: readable.id }, data: { previousSecret: "v1.AAAA.AAAA.AAAA", previousSecretExpiresAt: new Date(Date.now() + 60_000) } });
-  const unreadable = (await createWebhookEndpoint({ url: `${receiver.url}/unreadable`, events: ["plant.created"], description: "" })).endpoint;
+  const unreadable = (await createWebhookEndpoint({ url: `${receiver.url}/unreadable`, events: ["plant.created"], description: "" }, TEST_BY)).endpoint;
   await db().webhookEndpoint.update({ where: { id: unreadable.id }, data: { secret: "v1.AAAA.AAAA.AAAA" } });
   worker = startWebhookWorker({ pollMs: 100 });
   await createPlant({ id: nextPlant++, name: "Signed" }, TEST_BY);

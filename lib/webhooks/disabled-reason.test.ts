@@ -2,6 +2,7 @@ import { expect, it, vi } from "vitest";
 import { DISABLED_WITH_CLI_REASON, disabledByOwnerReason, isDisabledByApp, listEndpointsDisabledByApp } from "@/lib/webhooks/disabled-reason";
 import { createWebhookEndpoint, disableWebhookEndpoint, enableWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // Owners are told of endpoints the app disabled by itself, and not of those a
 // person disabled: the two are told apart by the reason recorded.
@@ -22,15 +23,15 @@ it.each([
 });
 
 it("lists the endpoints the app disabled, most recent first, and no others", async () => {
-  const endpoint = async (path: string) => (await createWebhookEndpoint({ url: `http://127.0.0.1:9/${path}`, events: ["plant.created"], description: "" })).endpoint.id;
+  const endpoint = async (path: string) => (await createWebhookEndpoint({ url: `http://127.0.0.1:9/${path}`, events: ["plant.created"], description: "" }, TEST_BY)).endpoint.id;
   await endpoint("still-enabled");
   const [byOwner, byCli, gone, failing] = [await endpoint("owner"), await endpoint("cli"), await endpoint("gone"), await endpoint("failing")];
-  await disableWebhookEndpoint(byOwner, disabledByOwnerReason("olive@plants.example"));
-  await disableWebhookEndpoint(byCli, DISABLED_WITH_CLI_REASON);
-  await disableWebhookEndpoint(gone, "the receiver answered 410 Gone");
+  await disableWebhookEndpoint(byOwner, disabledByOwnerReason("olive@plants.example"), TEST_BY);
+  await disableWebhookEndpoint(byCli, DISABLED_WITH_CLI_REASON, TEST_BY);
+  await disableWebhookEndpoint(gone, "the receiver answered 410 Gone", TEST_BY);
   await new Promise((resolve) => setTimeout(resolve, 5));
-  await disableWebhookEndpoint(failing, "failing for 5 days");
+  await disableWebhookEndpoint(failing, "failing for 5 days", TEST_BY);
   expect((await listEndpointsDisabledByApp()).map((each) => each.id)).toEqual([failing, gone]);
-  await enableWebhookEndpoint(gone);
+  await enableWebhookEndpoint(gone, TEST_BY);
   expect((await listEndpointsDisabledByApp()).map((each) => each.id)).toEqual([failing]);
 });

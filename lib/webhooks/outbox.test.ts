@@ -20,17 +20,17 @@ async function events() {
 
 it("writes nothing while no enabled endpoint wants the event", async () => {
   await createPlant({ id: 1n, name: "Unheard" }, TEST_BY);
-  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.deleted"], description: "" });
+  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.deleted"], description: "" }, TEST_BY);
   await createPlant({ id: 2n, name: "Still unheard" }, TEST_BY);
-  await disableWebhookEndpoint(endpoint.id, "test");
+  await disableWebhookEndpoint(endpoint.id, "test", TEST_BY);
   await deletePlant(1n, TEST_BY);
   expect(await events()).toEqual([]);
   await db().webhookEndpoint.deleteMany();
 });
 
 it("writes one event per plant created or deleted, ids exact, with a pending delivery for each endpoint that asked for it", async () => {
-  const both = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/both", events: ["plant.created", "plant.deleted"], description: "" })).endpoint;
-  const created = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" })).endpoint;
+  const both = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/both", events: ["plant.created", "plant.deleted"], description: "" }, TEST_BY)).endpoint;
+  const created = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" }, TEST_BY)).endpoint;
   await createPlant({ id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" }, TEST_BY);
   // An identical repeat stores nothing and so reports nothing; nor does a conflict.
   const repeat = await storeNewPlants([
@@ -70,7 +70,7 @@ it("writes one plant.updated per change, with the plant as it is now, and none f
   // Only this test's endpoint listens.
   await db().webhookEndpoint.updateMany({ data: { enabled: false } });
   await db().webhookEvent.deleteMany();
-  const updated = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/updated", events: ["plant.updated"], description: "" })).endpoint;
+  const updated = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/updated", events: ["plant.updated"], description: "" }, TEST_BY)).endpoint;
   await createPlant({ id: 9007199254740993n, name: "Before", tag: "old" }, TEST_BY);
   await updatePlant(9007199254740993n, TEST_BY, (stored) => ({ ...stored }));
   expect(await events()).toEqual([]);

@@ -19,7 +19,7 @@ let nextPlant = 1n;
 
 /** A fresh endpoint with one claimed delivery. */
 async function claimed(): Promise<ClaimedDelivery> {
-  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" });
+  const { endpoint } = await createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["plant.created"], description: "" }, TEST_BY);
   await createPlant({ id: nextPlant++, name: "Recorded" }, TEST_BY);
   const claim = await claimDueDeliveries(1);
   expect(claim.ids).toHaveLength(1);

@@ -1,5 +1,8 @@
+import { APP_ACTOR, type Attribution } from "@/lib/activity/actor";
+import { recordActivity } from "@/lib/activity/record";
 import { db, Prisma } from "@/lib/db/client";
 import { groupCommit } from "@/lib/db/group-commit";
+import { enabledChanges, endpointRecord } from "@/lib/webhooks/endpoint-activity";
 import { retryDelayMs } from "@/lib/webhooks/retry-delay";
 import type { AttemptOutcome } from "@/lib/webhooks/send-webhook";
 
@@ -12,6 +15,8 @@ import type { AttemptOutcome } from "@/lib/webhooks/send-webhook";
 //   on the schedule, or failed once it is spent. The endpoint's streak starts
 //   at its first failure; an endpoint that has failed for FAILING_ENDPOINT_MS
 //   without a success is disabled, as Svix does after 5 days.
+// The app disabling an endpoint is recorded as the app's doing (issue 22), in
+// the transaction that disables it.
 
 export const FAILING_ENDPOINT_MS = 5 * 24 * 60 * 60 * 1000;
 export const GONE_REASON = "the endpoint answered 410 Gone";
@@ -99,6 +104,7 @@ async function recordWith(
     where: { id: delivery.endpointId, enabled: true, failingSince: { lte: cutoff } },
     data: { enabled: false, disabledReason: FAILING_REASON, disabledAt: now },
   });
+  if (count > 0) await recordDisabled(client, delivery.endpointId, FAILING_REASON, now);
   return { result, recorded, nextAttemptAt, ...(count > 0 ? { disabled: FAILING_REASON } : {}) };
 }
 
@@ -116,5 +122,15 @@ async function updateClaimed(client: Client, delivery: ClaimedDelivery, data: Pr
 
 async function disable(client: Client, endpointId: string, reason: string, now: Date): Promise<boolean> {
   const { count } = await client.webhookEndpoint.updateMany({ where: { id: endpointId, enabled: true }, data: { enabled: false, disabledReason: reason, disabledAt: now } });
+  if (count > 0) await recordDisabled(client, endpointId, reason, now);
   return count > 0;
+}
+
+const BY_APP: Attribution = { actor: APP_ACTOR, origin: null };
+
+// Only an enabled endpoint is disabled here, and an enabled endpoint has no
+// disabled reason (enabling clears it), so what it was needs no read.
+function recordDisabled(client: Client, endpointId: string, reason: string, now: Date): Promise<void> {
+  const changes = enabledChanges({ enabled: true, disabledReason: null }, { enabled: false, disabledReason: reason });
+  return recordActivity(client, [endpointRecord("webhook.disabled", endpointId, changes, BY_APP)], now);
 }

@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { checkWebhookTarget, isPublicAddress, WebhookTargetError } from "@/lib/webhooks/target-address";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // Where a webhook may go (SSRF): every address class a request from inside the
 // operator's network must not reach is refused when an endpoint is saved.
@@ -44,30 +45,30 @@ const FORBIDDEN = [
 
 describe("createWebhookEndpoint, without private targets allowed", () => {
   it.each(FORBIDDEN)("refuses %s (%s)", async (_, url, address, why) => {
-    const refusal = createWebhookEndpoint({ url, events: ["plant.created"], description: "" });
+    const refusal = createWebhookEndpoint({ url, events: ["plant.created"], description: "" }, TEST_BY);
     await expect(refusal).rejects.toThrow(WebhookTargetError);
     await expect(refusal).rejects.toThrow(`resolves to ${address}, which ${why}; webhooks go to public addresses only`);
   });
 
   it("refuses a name that resolves to loopback", async () => {
-    await expect(createWebhookEndpoint({ url: "https://localhost:8443/hooks", events: ["plant.created"], description: "" })).rejects.toThrow(
+    await expect(createWebhookEndpoint({ url: "https://localhost:8443/hooks", events: ["plant.created"], description: "" }, TEST_BY)).rejects.toThrow(
       /url's host localhost resolves to (127\.0\.0\.1, which is in 127\.0\.0\.0\/8 \(Loopback|::1, which is in ::1\/128 \(Loopback Address)/,
     );
   });
 
   it.each(["http://203.0.113.10/hooks", "http://example.com/hooks"])("refuses an http:// URL (%s)", async (url) => {
-    await expect(createWebhookEndpoint({ url, events: ["plant.created"], description: "" })).rejects.toThrow("url must be an https:// URL");
+    await expect(createWebhookEndpoint({ url, events: ["plant.created"], description: "" }, TEST_BY)).rejects.toThrow("url must be an https:// URL");
   });
 
   it("refuses a URL carrying credentials", async () => {
-    await expect(createWebhookEndpoint({ url: "https://user:pass@93.184.215.14/hooks", events: ["plant.created"], description: "" })).rejects.toThrow(
+    await expect(createWebhookEndpoint({ url: "https://user:pass@93.184.215.14/hooks", events: ["plant.created"], description: "" }, TEST_BY)).rejects.toThrow(
       "url must not carry a user name or password",
     );
   });
 
   it("saves nothing it refuses, and saves a public https target", async () => {
     expect(await db().webhookEndpoint.count()).toBe(0);
-    const { endpoint } = await createWebhookEndpoint({ url: "https://93.184.215.14/hooks", events: ["plant.created"], description: "" });
+    const { endpoint } = await createWebhookEndpoint({ url: "https://93.184.215.14/hooks", events: ["plant.created"], description: "" }, TEST_BY);
     expect(endpoint).toMatchObject({ url: "https://93.184.215.14/hooks", enabled: true });
     expect(await db().webhookEndpoint.count()).toBe(1);
   });

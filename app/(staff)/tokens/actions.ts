@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
+import { actionAttribution } from "@/lib/activity/action-attribution";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { createTokenFor, revokeTokenFor } from "@/lib/auth/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
@@ -24,7 +25,7 @@ export async function createToken(values: unknown): Promise<CreateTokenResult> {
     };
   }
   const { label, scopes, expires } = parsed.data;
-  const { token, info } = await createTokenFor(user, { label, scopes, lifetimeSeconds: TOKEN_LIFETIMES[expires].seconds });
+  const { token, info } = await createTokenFor(user, { label, scopes, lifetimeSeconds: TOKEN_LIFETIMES[expires].seconds }, await actionAttribution(user));
   revalidatePath("/tokens");
   return { created: { token, label: info.label } };
 }
@@ -33,6 +34,6 @@ export async function revokeToken(form: FormData): Promise<void> {
   const user = await requireStaff("/tokens");
   const tokenId = form.get("tokenId");
   // Someone else's token looks exactly like a missing one: nothing happens.
-  if (typeof tokenId === "string") await revokeTokenFor(user, tokenId);
+  if (typeof tokenId === "string") await revokeTokenFor(user, tokenId, await actionAttribution(user));
   revalidatePath("/tokens");
 }

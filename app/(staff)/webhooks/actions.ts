@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
+import { actionAttribution } from "@/lib/activity/action-attribution";
 import { requireOwner } from "@/lib/auth/require-staff";
 import { fieldErrors } from "@/lib/validations/field-errors";
 import { newWebhookEndpointSchema, webhookEndpointFieldSchema } from "@/lib/validations/webhook";
@@ -30,7 +31,7 @@ export type CreateEndpointResult =
 
 /** Adds an endpoint from the form's raw values, parsed with the form's own schema; a URL the target rules refuse is an error on the URL. */
 export async function createEndpoint(values: unknown): Promise<CreateEndpointResult> {
-  await requireOwner("/webhooks");
+  const owner = await requireOwner("/webhooks");
   const parsed = newWebhookEndpointSchema.safeParse(values);
   if (!parsed.success) {
     return {
@@ -38,7 +39,7 @@ export async function createEndpoint(values: unknown): Promise<CreateEndpointRes
     };
   }
   try {
-    const { endpoint, secret } = await createWebhookEndpoint(parsed.data);
+    const { endpoint, secret } = await createWebhookEndpoint(parsed.data, await actionAttribution(owner));
     revalidatePath("/webhooks");
     return { created: { id: endpoint.id, url: endpoint.url, secret } };
   } catch (error) {
@@ -50,21 +51,21 @@ export async function createEndpoint(values: unknown): Promise<CreateEndpointRes
 export async function disableEndpoint(form: FormData): Promise<void> {
   const id = endpointId(form);
   const owner = await requireOwner(endpointPath(id));
-  await disableWebhookEndpoint(id, disabledByOwnerReason(owner.email));
+  await disableWebhookEndpoint(id, disabledByOwnerReason(owner.email), await actionAttribution(owner));
   revalidatePath("/", "layout");
 }
 
 export async function enableEndpoint(form: FormData): Promise<void> {
   const id = endpointId(form);
-  await requireOwner(endpointPath(id));
-  await enableWebhookEndpoint(id);
+  const owner = await requireOwner(endpointPath(id));
+  await enableWebhookEndpoint(id, await actionAttribution(owner));
   revalidatePath("/", "layout");
 }
 
 export async function deleteEndpoint(form: FormData): Promise<void> {
   const id = endpointId(form);
-  await requireOwner(endpointPath(id));
-  await deleteWebhookEndpoint(id);
+  const owner = await requireOwner(endpointPath(id));
+  await deleteWebhookEndpoint(id, await actionAttribution(owner));
   revalidatePath("/", "layout");
   redirect("/webhooks");
 }
@@ -76,8 +77,8 @@ export type RotateSecretResult =
 
 export async function rotateSecret(id: unknown): Promise<RotateSecretResult> {
   if (typeof id !== "string") return { error: "no such endpoint" };
-  await requireOwner(endpointPath(id));
-  const secret = await rotateWebhookEndpointSecret(id);
+  const owner = await requireOwner(endpointPath(id));
+  const secret = await rotateWebhookEndpointSecret(id, await actionAttribution(owner));
   if (secret === null) return { error: "This endpoint no longer exists." };
   const endpoint = await findWebhookEndpoint(id);
   revalidatePath(endpointPath(id));
