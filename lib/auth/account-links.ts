@@ -224,10 +224,10 @@ export async function resetPassword(secret: string, password: string, origin: Re
     const user = await tx.user.findUnique({ where: { id: link.userId ?? "" } });
     if (!user) throw new LinkUnusableError("password_reset", "unknown");
     if (user.deactivatedAt) throw new AccountDeactivatedError(user.email);
-    const reset = toStaffUser(await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionsValidFrom: now } }));
+    const changed = toStaffUser(await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionsValidFrom: now } }));
     // The fact alone, no password nor hash; its time is the cut-off: every session signed in before it ended.
-    await recordActivity(tx, [accountRecord("password.reset", reset.id, {}, { actor: personActor(reset), origin })], now);
-    return reset;
+    await recordActivity(tx, [accountRecord("password.reset", changed.id, {}, { actor: personActor(changed), origin })], now);
+    return changed;
   });
 }
 
