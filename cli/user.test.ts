@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
 import { type CliRun, runCli } from "@/test/support/cli";
@@ -44,6 +45,19 @@ async function teamWithOwner(email = "olive@example.com"): Promise<TestDatabase>
   return database;
 }
 
+/** The activity record's rows, oldest first, as the CLI wrote them. */
+async function activity(database: TestDatabase): Promise<{ action: string; by: string; subject: string; changes: unknown }[]> {
+  const rows = await database.query<{ action: string; actor_kind: string; actor_name: string; subject_kind: string; subject_id: string; changes: string }>(
+    "SELECT action, actor_kind, actor_name, subject_kind, subject_id, changes FROM activity ORDER BY id",
+  );
+  return rows.map((row) => ({ action: row.action, by: `${row.actor_kind}:${row.actor_name}`, subject: `${row.subject_kind}:${row.subject_id}`, changes: JSON.parse(row.changes) }));
+}
+
+/** The CLI, named by the OS user running these tests, as the operator's runs are. */
+const BY_CLI = `cli:${userInfo().username}`;
+
+const accountIdOf = async (database: TestDatabase, email: string) => (await database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
+
 const SECRET = "[A-Za-z0-9_-]{43}";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -56,9 +70,15 @@ describe("user CLI", () => {
     const rows = await database.query("SELECT email, name, role, password_hash FROM users");
     expect(rows).toEqual([{ email: "ana@example.com", name: "Ana", role: "owner", password_hash: expect.stringMatching(/^\$argon2id\$/) }]);
     expect(JSON.stringify(rows)).not.toContain(password);
+    const recorded = [
+      { action: "account.created", by: BY_CLI, subject: `account:${await accountIdOf(database, "ana@example.com")}`, changes: { after: { name: "Ana", email: "ana@example.com", role: "owner" } } },
+    ];
+    expect(await activity(database)).toEqual(recorded);
+    expect(JSON.stringify(await activity(database))).not.toContain(password);
 
     const again = await runCli("user", ["create", "--email", "ana@example.com", "--role", "staff"], { database, stdin: `${password}\n` });
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining("an account with email ana@example.com already exists") });
+    expect(await activity(database)).toEqual(recorded);
   });
 
   it("refuses a password that is easy to guess, saying why", async () => {
@@ -104,6 +124,8 @@ describe("user CLI", () => {
     expect(row).toMatchObject({ purpose: "invitation", email: "ivy@example.com", role: "staff", token_hash: sha256(secret), used_at: null, withdrawn_at: null });
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(invited.stderr).not.toContain(secret);
+    expect(await activity(database)).toEqual([{ action: "account.invited", by: BY_CLI, subject: `invitation:${row!.id as string}`, changes: { after: { email: "ivy@example.com", role: "staff" } } }]);
+    expect(JSON.stringify(await activity(database))).not.toContain(sha256(secret));
 
     // Without NEXTAUTH_URL, the link points at this machine on PORT.
     const again = await user(database, ["invite", "--email", "ivy@example.com", "--role", "owner"], { NEXTAUTH_URL: "", PORT: "4321" });
@@ -155,6 +177,11 @@ describe("user CLI", () => {
       { email: "olive@example.com", role: "staff" },
       { email: "sam@example.com", role: "owner" },
     ]);
+    // The two changes made, and nothing for the refused one.
+    expect(await activity(database)).toEqual([
+      { action: "account.changed", by: BY_CLI, subject: `account:${await accountIdOf(database, "sam@example.com")}`, changes: { before: { role: "staff" }, after: { role: "owner" } } },
+      { action: "account.changed", by: BY_CLI, subject: `account:${await accountIdOf(database, "olive@example.com")}`, changes: { before: { role: "owner" }, after: { role: "staff" } } },
+    ]);
     expect(await user(database, ["role", "nobody@example.com", "owner"])).toMatchObject({ code: 1, stderr: "user: no account has email nobody@example.com\n" });
   });
 
@@ -171,6 +198,11 @@ describe("user CLI", () => {
 
     expect(await user(database, ["reactivate", "sam@example.com"])).toMatchObject({ code: 0, stderr: expect.stringMatching(/^reactivated sam@example\.com: /) });
     expect(await database.query("SELECT deactivated_at FROM users WHERE email = 'sam@example.com'")).toEqual([{ deactivated_at: null }]);
+    const sam = `account:${await accountIdOf(database, "sam@example.com")}`;
+    expect(await activity(database)).toEqual([
+      { action: "account.deactivated", by: BY_CLI, subject: sam, changes: { before: { status: "active" }, after: { status: "deactivated" } } },
+      { action: "account.reactivated", by: BY_CLI, subject: sam, changes: { before: { status: "deactivated" }, after: { status: "active" } } },
+    ]);
   });
 
   it("reset-password prints only the link, and a new one withdraws the pending one", async () => {

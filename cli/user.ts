@@ -8,10 +8,12 @@
 // not a terminal; never from a flag, where it would land in shell history and
 // in every `ps` listing. invite and reset-password print only the link on
 // stdout, so that `$(...)` captures it, and what they did on stderr; the link
-// is shown this once and never logged.
+// is shown this once and never logged. Every change is in the activity record
+// as the CLI's, named by the operator's OS user (cliAttribution).
 import { parseArgs } from "node:util";
 import type { z } from "zod";
 import { runCli, UsageError } from "@/cli/run-cli";
+import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { accountLinkUrl } from "@/lib/auth/account-link-url";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
 import { AccountNotFoundError } from "@/lib/auth/account-errors";
@@ -91,7 +93,7 @@ async function create(args: string[]): Promise<void> {
   const password = process.stdin.isTTY ? await promptNewPassword() : await readStdinPassword();
   const parsed = newUserSchema.safeParse({ ...partial, password });
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
-  const user = await createUser(parsed.data);
+  const user = await createUser(parsed.data, cliAttribution());
   process.stderr.write(`created ${user.role} ${user.email} (${user.id})\n`);
 }
 
@@ -126,7 +128,7 @@ async function invite(args: string[]): Promise<void> {
   const { values } = parse(args, { email: { type: "string" }, role: { type: "string" } });
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
-  const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values));
+  const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values), cliAttribution());
   const url = accountLinkUrl("invitation", secret);
   process.stdout.write(`${url}\n`);
   process.stderr.write(`invited ${link.email} as ${link.role}: ${mailed(await mailInvitation(link, url, null), link.email)}; it works once, until ${link.expiresAt.toISOString()}\n`);
@@ -150,25 +152,25 @@ async function accountId(given: string | undefined): Promise<string> {
 async function role(args: string[]): Promise<void> {
   const [email, newRole] = positionals(args, 2, "role takes the account's email and owner or staff");
   const parsedRole = parseValue(roleSchema, newRole);
-  const user = await changeRole(await accountId(email), parsedRole);
+  const user = await changeRole(await accountId(email), parsedRole, cliAttribution());
   process.stderr.write(`${user.email} is ${user.role}\n`);
 }
 
 async function deactivate(args: string[]): Promise<void> {
   const [email] = positionals(args, 1, "deactivate takes the account's email");
-  const user = await deactivateUser(await accountId(email));
+  const user = await deactivateUser(await accountId(email), cliAttribution());
   process.stderr.write(`deactivated ${user.email}: it cannot sign in, its sessions have ended, its API tokens are refused until it is reactivated\n`);
 }
 
 async function reactivate(args: string[]): Promise<void> {
   const [email] = positionals(args, 1, "reactivate takes the account's email");
-  const user = await reactivateUser(await accountId(email));
+  const user = await reactivateUser(await accountId(email), cliAttribution());
   process.stderr.write(`reactivated ${user.email}: it can sign in again, and its live API tokens work again\n`);
 }
 
 async function resetPassword(args: string[]): Promise<void> {
   const [email] = positionals(args, 1, "reset-password takes the account's email");
-  const { secret, link } = await createPasswordReset({ userId: await accountId(email) });
+  const { secret, link } = await createPasswordReset({ userId: await accountId(email) }, cliAttribution());
   const url = accountLinkUrl("password_reset", secret);
   process.stdout.write(`${url}\n`);
   process.stderr.write(

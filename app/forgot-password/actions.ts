@@ -1,6 +1,7 @@
 "use server";
 
 import { after } from "next/server";
+import { actionOrigin } from "@/lib/activity/action-attribution";
 import { RESET_REQUESTED, requestPasswordReset, spendResetRequest } from "@/lib/auth/password-reset-request";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { requestClientAddress } from "@/lib/server/request-client-address";
@@ -24,6 +25,8 @@ export async function askForPasswordReset(values: unknown): Promise<ResetRequest
   const { email } = parsed.data;
   const wait = await spendResetRequest(await requestClientAddress(), email);
   if (wait !== undefined) return { problem: tooManyResetRequests(wait) };
-  after(() => requestPasswordReset(email));
+  // Read now, while this action's request is at hand.
+  const origin = await actionOrigin();
+  after(() => requestPasswordReset(email, origin));
   return { sent: RESET_REQUESTED };
 }

@@ -1,6 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { actionOrigin } from "@/lib/activity/action-attribution";
 import { WeakPasswordError } from "@/lib/auth/account-errors";
 import { createFirstOwner, type StaffUser } from "@/lib/auth/users";
 import { sentence } from "@/lib/validations/sentence";
@@ -14,7 +15,7 @@ export async function setUpOwner(values: unknown): Promise<string | undefined> {
   // Refused unless the database has no account at all, decided atomically.
   let owner: StaffUser | null;
   try {
-    owner = await createFirstOwner(parsed.data);
+    owner = await createFirstOwner(parsed.data, await actionOrigin());
   } catch (error) {
     // The strength rule (lib/auth/password-strength.ts) says why, for the form.
     if (error instanceof WeakPasswordError) return sentence(error.message);

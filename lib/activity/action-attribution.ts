@@ -17,8 +17,13 @@ export function originFromHeaders(get: (name: string) => string | null | undefin
   return { clientAddress: get(CLIENT_ADDRESS_HEADER) ?? null, userAgent: userAgent === null ? null : userAgent.slice(0, USER_AGENT_MAX), requestId };
 }
 
+/** Where this server action or page's request came from; for the pages whose person is not known until the change is made (/join, /reset-password, /setup). */
+export async function actionOrigin(): Promise<RequestOrigin> {
+  const store = await headers();
+  return originFromHeaders((name) => store.get(name), null);
+}
+
 /** Who is acting in this server action or page, and from where. */
 export async function actionAttribution(user: Pick<StaffUser, "id" | "name">): Promise<Attribution> {
-  const store = await headers();
-  return { actor: personActor(user), origin: originFromHeaders((name) => store.get(name), null) };
+  return { actor: personActor(user), origin: await actionOrigin() };
 }

@@ -7,6 +7,12 @@ import { stringifyExactJson } from "@/lib/json/exact-json";
 // together or not at all: no change without its record, no record without its
 // change. Callers never record a refused change (they throw first).
 
+// An account someone makes for themself (accepting an invitation, the first
+// owner at /setup) has "account.joined"; one an operator makes for another
+// person (`user create`) has "account.created": the actor is not the account,
+// and the record should say so at a glance. "password.reset_requested" is a
+// reset link made for an account: whoever holds it can set the password, so
+// the "password.reset" that may follow is read beside who asked for the link.
 export const ACTIVITY_ACTIONS = [
   "plant.created",
   "plant.updated",
@@ -21,18 +27,23 @@ export const ACTIVITY_ACTIONS = [
   "webhook.disabled",
   "webhook.deleted",
   "account.invited",
+  "account.invitation_withdrawn",
   "account.joined",
+  "account.created",
   "account.changed",
   "account.deactivated",
   "account.reactivated",
   "password.changed",
+  "password.reset_requested",
   "password.reset",
   "sign_in.succeeded",
   "sign_in.failed",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-export type SubjectKind = "plant" | "token" | "webhook" | "account";
+// An invitation is its own subject: no account exists until it is accepted
+// (then "account.joined" is the account's). Its id is the link's, never its secret.
+export type SubjectKind = "plant" | "token" | "webhook" | "account" | "invitation";
 
 /** Field values before and after a change, only those that changed; a created subject has only after, a deleted one only before. */
 export type Changes = { before?: Record<string, unknown>; after?: Record<string, unknown> };

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { accountRecord, invitationRecord } from "@/lib/activity/account-records";
+import { type Attribution, personActor, type RequestOrigin } from "@/lib/activity/actor";
+import { recordActivity } from "@/lib/activity/record";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LinkUnusableError } from "@/lib/auth/account-errors";
 import { hashLinkSecret, isLinkSecret, newLinkSecret } from "@/lib/auth/link-secret";
 import { requireStrongPassword } from "@/lib/auth/password-strength";
@@ -18,6 +21,12 @@ import type { LinkPurpose, LinkState, Role } from "@/lib/validations/user-option
 // conditional write (still unused, not withdrawn, not expired) in the
 // transaction that makes the account or sets the password, so that of two uses
 // at once exactly one succeeds.
+//
+// Each change is recorded (issue 22) in its transaction: an invitation made or
+// withdrawn (by the owner or operator in `by`), a reset link made, the account
+// joined and the password reset (by the person whose account it is: whoever
+// opens a link acts as its account, from the request's origin). A link's
+// secret and hash are never part of a record.
 
 export const LINK_LIFETIMES_MS: Record<LinkPurpose, number> = {
   invitation: 7 * 24 * 60 * 60 * 1000,
@@ -64,18 +73,34 @@ function stateOf(row: AccountLink, now: Date): LinkState {
 /** Where a pending link of this purpose is still usable. */
 const pending = (now: Date) => ({ usedAt: null, withdrawnAt: null, expiresAt: { gt: now } });
 
+/** The account that made a link, as the link stores it: the owner in `by`; none when an operator (or the app) made it. */
+const makerId = (by: Attribution): string | null => (by.actor.kind === "person" ? by.actor.userId : null);
+
 /**
  * Invites `email` to join as `role`, withdrawing the invitation still pending
- * for that email. Refused (EmailTakenError) when an account has the email.
- * `createdById`: the owner who invites; none when an operator does.
+ * for that email (the new one replaces it). Refused (EmailTakenError) when an
+ * account has the email.
  */
-export async function createInvitation(input: NewInvitation & { createdById?: string | null }): Promise<NewLink> {
+export async function createInvitation(input: NewInvitation, by: Attribution): Promise<NewLink> {
   const secret = newLinkSecret();
   const link = await serializableTransaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: input.email }, select: { id: true } })) throw new EmailTakenError(input.email);
     const now = new Date();
-    await tx.accountLink.updateMany({ where: { purpose: "invitation", email: input.email, ...pending(now) }, data: { withdrawnAt: now } });
-    return insertLink(tx, { purpose: "invitation", secret, email: input.email, role: input.role, userId: null, createdById: input.createdById ?? null, now });
+    const replaced = await tx.accountLink.findMany({ where: { purpose: "invitation", email: input.email, ...pending(now) }, select: { id: true, role: true } });
+    await tx.accountLink.updateMany({ where: { id: { in: replaced.map((link) => link.id) }, ...pending(now) }, data: { withdrawnAt: now } });
+    const row = await insertLink(tx, { purpose: "invitation", secret, email: input.email, role: input.role, userId: null, createdById: makerId(by), now });
+    await recordActivity(
+      tx,
+      [
+        // Each replaced invitation's history ends with its withdrawal, and names the one that replaced it.
+        ...replaced.map((link) =>
+          invitationRecord("account.invitation_withdrawn", link.id, { before: { email: input.email, role: toRole(link.role ?? "staff") }, after: { replacedBy: row.id } }, by),
+        ),
+        invitationRecord("account.invited", row.id, { after: { email: input.email, role: input.role } }, by),
+      ],
+      now,
+    );
+    return row;
   });
   return { secret, link: toSummary(link) };
 }
@@ -84,7 +109,7 @@ export async function createInvitation(input: NewInvitation & { createdById?: st
  * A password reset for the account, withdrawing the one still pending for it.
  * Refused for a deactivated account (AccountDeactivatedError): reactivate it first.
  */
-export async function createPasswordReset(input: { userId: string; createdById?: string | null }): Promise<NewLink> {
+export async function createPasswordReset(input: { userId: string }, by: Attribution): Promise<NewLink> {
   const secret = newLinkSecret();
   const link = await serializableTransaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: input.userId } });
@@ -92,7 +117,10 @@ export async function createPasswordReset(input: { userId: string; createdById?:
     if (user.deactivatedAt) throw new AccountDeactivatedError(user.email);
     const now = new Date();
     await tx.accountLink.updateMany({ where: { purpose: "password_reset", userId: user.id, ...pending(now) }, data: { withdrawnAt: now } });
-    return insertLink(tx, { purpose: "password_reset", secret, email: user.email, role: null, userId: user.id, createdById: input.createdById ?? null, now });
+    const row = await insertLink(tx, { purpose: "password_reset", secret, email: user.email, role: null, userId: user.id, createdById: makerId(by), now });
+    // The address the link goes to, which an owner reading the record may not otherwise know was this one.
+    await recordActivity(tx, [accountRecord("password.reset_requested", user.id, { after: { email: user.email } }, by)], now);
+    return row;
   });
   return { secret, link: toSummary(link) };
 }
@@ -157,11 +185,11 @@ async function requireValid(purpose: LinkPurpose, secret: string): Promise<LinkS
 
 /**
  * Accepts an invitation: makes the account, with the invitation's email and
- * role, and uses the link, in one transaction. Throws LinkUnusableError,
- * WeakPasswordError, or EmailTakenError (an account got the email meanwhile:
- * the invitation stays unused).
+ * role, and uses the link, in one transaction, recorded as the new person's
+ * from `origin`. Throws LinkUnusableError, WeakPasswordError, or
+ * EmailTakenError (an account got the email meanwhile: the invitation stays unused).
  */
-export async function acceptInvitation(secret: string, input: InvitationAcceptance): Promise<StaffUser> {
+export async function acceptInvitation(secret: string, input: InvitationAcceptance, origin: RequestOrigin | null): Promise<StaffUser> {
   const invitation = await requireValid("invitation", secret);
   await requireStrongPassword(input.password, { email: invitation.email, name: input.name });
   const passwordHash = await hashPassword(input.password);
@@ -173,16 +201,18 @@ export async function acceptInvitation(secret: string, input: InvitationAcceptan
       data: { id: randomUUID(), email: link.email, name: input.name, role: toRole(link.role ?? "staff"), passwordHash, createdAt: now },
     });
     await tx.accountLink.update({ where: { id: link.id }, data: { userId: user.id } });
-    return toStaffUser(user);
+    const joined = toStaffUser(user);
+    await recordActivity(tx, [accountRecord("account.joined", joined.id, { after: { name: joined.name, email: joined.email, role: joined.role } }, { actor: personActor(joined), origin })], now);
+    return joined;
   });
 }
 
 /**
  * Uses a password reset: sets the account's new password and voids every
- * session issued before now, in one transaction. Throws LinkUnusableError,
- * WeakPasswordError, or AccountDeactivatedError.
+ * session issued before now, in one transaction, recorded as the account's
+ * from `origin`. Throws LinkUnusableError, WeakPasswordError, or AccountDeactivatedError.
  */
-export async function resetPassword(secret: string, password: string): Promise<StaffUser> {
+export async function resetPassword(secret: string, password: string, origin: RequestOrigin | null): Promise<StaffUser> {
   const reset = await requireValid("password_reset", secret);
   const account = reset.userId ? await db().user.findUnique({ where: { id: reset.userId } }) : null;
   if (!account) throw new LinkUnusableError("password_reset", "unknown");
@@ -194,13 +224,24 @@ export async function resetPassword(secret: string, password: string): Promise<S
     const user = await tx.user.findUnique({ where: { id: link.userId ?? "" } });
     if (!user) throw new LinkUnusableError("password_reset", "unknown");
     if (user.deactivatedAt) throw new AccountDeactivatedError(user.email);
-    return toStaffUser(await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionsValidFrom: now } }));
+    const changed = toStaffUser(await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionsValidFrom: now } }));
+    // The fact alone, no password nor hash; its time is the cut-off: every session signed in before it ended.
+    await recordActivity(tx, [accountRecord("password.reset", changed.id, {}, { actor: personActor(changed), origin })], now);
+    return changed;
   });
 }
 
 /** Withdraws a pending invitation; false when none is pending by this id (used, withdrawn, expired, or never made). */
-export async function withdrawInvitation(id: string): Promise<boolean> {
-  const now = new Date();
-  const { count } = await db().accountLink.updateMany({ where: { id, purpose: "invitation", ...pending(now) }, data: { withdrawnAt: now } });
-  return count > 0;
+export async function withdrawInvitation(id: string, by: Attribution): Promise<boolean> {
+  return serializableTransaction(async (tx) => {
+    const now = new Date();
+    const invitation = await tx.accountLink.findFirst({ where: { id, purpose: "invitation", ...pending(now) }, select: { email: true, role: true } });
+    if (!invitation) return false;
+    // Still pending as it is withdrawn: the condition and the write are one statement.
+    const { count } = await tx.accountLink.updateMany({ where: { id, purpose: "invitation", ...pending(now) }, data: { withdrawnAt: now } });
+    if (count === 0) return false;
+    const before = { email: invitation.email, role: toRole(invitation.role ?? "staff") };
+    await recordActivity(tx, [invitationRecord("account.invitation_withdrawn", id, { before }, by)], now);
+    return true;
+  });
 }

@@ -13,7 +13,7 @@ import { TEST_BY } from "@/test/support/test-attribution";
 const database = setUpTestDatabase();
 
 it("accepts a live token with its whole record, exactly as the model query reads it", async () => {
-  const owner = await createUser({ email: "ana@example.com", name: "Ana", role: "staff", password: "a long passphrase" });
+  const owner = await createUser({ email: "ana@example.com", name: "Ana", role: "staff", password: "a long passphrase" }, TEST_BY);
   const { token, info } = await createApiToken({ label: "till", scopes: ["plants:read", "plants:write"], lifetimeSeconds: 3600, ownerId: owner.id }, TEST_BY);
   const check = await checkApiToken(token);
   expect(check).toEqual({ ok: true, info: { ...info, lastUsedAt: null } });
@@ -28,7 +28,7 @@ it("accepts a live token with its whole record, exactly as the model query reads
 });
 
 it("refuses a revoked token on its next check, an expired one, and one whose owner is gone", async () => {
-  const owner = await createUser({ email: "bo@example.com", name: "Bo", role: "staff", password: "a long passphrase" });
+  const owner = await createUser({ email: "bo@example.com", name: "Bo", role: "staff", password: "a long passphrase" }, TEST_BY);
   const revoked = await createApiToken({ label: "r", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: owner.id }, TEST_BY);
   expect((await checkApiToken(revoked.token)).ok).toBe(true);
   await revokeApiToken(revoked.info.id, TEST_BY);

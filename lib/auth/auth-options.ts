@@ -1,11 +1,12 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { originFromHeaders } from "@/lib/activity/action-attribution";
+import type { RequestOrigin } from "@/lib/activity/actor";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { authenticate, type SignedInUser } from "@/lib/auth/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { SIGN_IN_RATE_LIMITED, signInSchema } from "@/lib/validations/user";
 
 // next-auth's configuration: staff sign in with email and password; the
@@ -39,7 +40,8 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials, request) {
           const parsed = signInSchema.safeParse(credentials);
           if (!parsed.success) return null;
-          const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, headerValue(request.headers, CLIENT_ADDRESS_HEADER) ?? "unknown");
+          const origin = originFromHeaders((name) => headerValue(request.headers, name), null);
+          const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, origin);
           return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime() };
         },
       }),
@@ -63,14 +65,17 @@ export function authOptions(): NextAuthOptions {
  * Checks a password only while neither the client's address nor the account
  * has used up its failed sign-ins. The account is the email as typed, whether
  * or not an account has it, so the answer never tells which emails exist.
- * Refused, next-auth hands the form "rate-limited:<seconds>".
+ * Refused, next-auth hands the form "rate-limited:<seconds>", and nothing is
+ * recorded: no password was checked. A checked one is recorded, either way
+ * (authenticate), from `origin`.
  */
-async function authenticateWithinLimits(email: string, password: string, address: string): Promise<SignedInUser | null> {
+async function authenticateWithinLimits(email: string, password: string, origin: RequestOrigin): Promise<SignedInUser | null> {
+  const address = origin.clientAddress ?? "unknown";
   const account = email.trim().toLowerCase();
   const waits = await Promise.all([blockedFor("signInAddress", address), blockedFor("signInAccount", account)]);
   const wait = Math.max(0, ...waits.filter((seconds) => seconds !== undefined));
   if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
-  const user = await authenticate(email, password);
+  const user = await authenticate(email, password, origin);
   if (!user) {
     await Promise.all([countFailure("signInAddress", address), countFailure("signInAccount", account)]);
     return null;

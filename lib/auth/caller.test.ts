@@ -18,7 +18,7 @@ let cookie = "";
 setUpTestDatabase();
 
 beforeAll(async () => {
-  const user = await createUser({ email: "sam@example.com", name: "Sam", role: "staff", password: "a long passphrase" });
+  const user = await createUser({ email: "sam@example.com", name: "Sam", role: "staff", password: "a long passphrase" }, TEST_BY);
   cookie = `next-auth.session-token=${await encode({ token: { sub: user.id }, secret: env().authSecret })}`;
 });
 
@@ -51,14 +51,14 @@ describe("authenticateCaller with a staff session cookie", () => {
   });
 
   it("refuses (401) a session whose account is deactivated, or that an \"end every session\" voided", async () => {
-    const user = await createUser({ email: "vic@example.com", name: "Vic", role: "staff", password: "a long passphrase" });
+    const user = await createUser({ email: "vic@example.com", name: "Vic", role: "staff", password: "a long passphrase" }, TEST_BY);
     const sessionAt = async (signedInAt: number) => `next-auth.session-token=${await encode({ token: { sub: user.id, signedInAt }, secret: env().authSecret })}`;
     const open = await sessionAt(Date.now() - 1000);
     expect(await authenticateCaller(post({ cookie: open, "sec-fetch-site": "same-origin" }), "plants:write")).toMatchObject({ kind: "staff" });
 
-    await deactivateUser(user.id);
+    await deactivateUser(user.id, TEST_BY);
     expect(await refusal(post({ cookie: open, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
-    await reactivateUser(user.id);
+    await reactivateUser(user.id, TEST_BY);
     // Deactivating ended the sessions from before it; a later sign-in counts.
     expect(await refusal(post({ cookie: open, "sec-fetch-site": "same-origin" }))).toMatchObject({ status: 401 });
     const later = await sessionAt(Date.now());

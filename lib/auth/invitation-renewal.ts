@@ -1,3 +1,4 @@
+import type { Attribution } from "@/lib/activity/actor";
 import { createInvitation, type NewLink } from "@/lib/auth/account-links";
 import { toRole } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
@@ -9,18 +10,18 @@ import { db } from "@/lib/db/client";
 //
 // Two steps, not one transaction: if the old invitation is withdrawn or
 // accepted between them, the new one is still made as the owner asked, or
-// refused with EmailTakenError when an account now has the email.
+// refused with EmailTakenError when an account now has the email. The new one
+// is recorded as an invitation made (createInvitation), by the owner who asked.
 
 /**
- * A new invitation in place of the pending one with this id; null when none is
- * pending by it (used, withdrawn, expired, or never made). `createdById`: the
- * owner who asks.
+ * A new invitation in place of the pending one with this id, made by `by`;
+ * null when none is pending by it (used, withdrawn, expired, or never made).
  */
-export async function renewInvitation(id: string, createdById: string | null = null, now = new Date()): Promise<NewLink | null> {
+export async function renewInvitation(id: string, by: Attribution, now = new Date()): Promise<NewLink | null> {
   const pending = await db().accountLink.findFirst({
     where: { id, purpose: "invitation", usedAt: null, withdrawnAt: null, expiresAt: { gt: now } },
     select: { email: true, role: true },
   });
   if (!pending) return null;
-  return createInvitation({ email: pending.email, role: toRole(pending.role ?? "staff"), createdById });
+  return createInvitation({ email: pending.email, role: toRole(pending.role ?? "staff") }, by);
 }

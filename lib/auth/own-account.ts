@@ -1,3 +1,6 @@
+import { accountRecord, changedFields } from "@/lib/activity/account-records";
+import type { Attribution } from "@/lib/activity/actor";
+import { recordActivity } from "@/lib/activity/record";
 import { EmailTakenError, TooManyAttemptsError, WrongPasswordError } from "@/lib/auth/account-errors";
 import { requireStrongPassword } from "@/lib/auth/password-strength";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
@@ -15,6 +18,11 @@ import type { ProfileChange } from "@/lib/validations/user";
 // (sessions_valid_from), which every request checks (findSessionUser). The
 // caller gives its own session a new cookie dated at the cut-off
 // (lib/auth/session-reissue.ts), so the person stays signed in where they are.
+//
+// A change is recorded (issue 22) in its transaction, by `by` (the person
+// themself): a profile's changed fields, a password's change as the fact
+// alone. A refused change (a wrong current password, a taken email) records
+// nothing: it is refused before the transaction, or rolls it back.
 
 /** The account after a change that ends its other sessions, and the cut-off to date the caller's new session at. */
 export type SessionsEnded = { user: StaffUser; sessionsValidFrom: Date };
@@ -24,7 +32,7 @@ export type SessionsEnded = { user: StaffUser; sessionsValidFrom: Date };
  * password (a session left open must not hand the account to whoever finds
  * it), and withdraws pending reset links, which went to the old address.
  */
-export async function updateProfile(user: StaffUser, change: ProfileChange): Promise<StaffUser> {
+export async function updateProfile(user: StaffUser, change: ProfileChange, by: Attribution): Promise<StaffUser> {
   const emailChanges = change.email !== user.email;
   if (emailChanges) await requireCurrentPassword(user, change.currentPassword);
   try {
@@ -33,7 +41,11 @@ export async function updateProfile(user: StaffUser, change: ProfileChange): Pro
       if (emailChanges) {
         await tx.accountLink.updateMany({ where: { userId: user.id, purpose: "password_reset", usedAt: null, withdrawnAt: null }, data: { withdrawnAt: now } });
       }
-      return toStaffUser(await tx.user.update({ where: { id: user.id }, data: { name: change.name, email: change.email } }));
+      const before = toStaffUser(await tx.user.findUniqueOrThrow({ where: { id: user.id } }));
+      const after = toStaffUser(await tx.user.update({ where: { id: user.id }, data: { name: change.name, email: change.email } }));
+      const changes = changedFields(before, after, ["name", "email"]);
+      if (changes) await recordActivity(tx, [accountRecord("account.changed", user.id, changes, by)], now);
+      return after;
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new EmailTakenError(change.email);
@@ -46,7 +58,7 @@ export async function updateProfile(user: StaffUser, change: ProfileChange): Pro
  * whoever knew the old password is signed out. Pending reset links are
  * withdrawn. Throws WrongPasswordError, TooManyAttemptsError, WeakPasswordError.
  */
-export async function changePassword(user: StaffUser, currentPassword: string, newPassword: string): Promise<SessionsEnded> {
+export async function changePassword(user: StaffUser, currentPassword: string, newPassword: string, by: Attribution): Promise<SessionsEnded> {
   await requireCurrentPassword(user, currentPassword);
   await requireStrongPassword(newPassword, user);
   const passwordHash = await hashPassword(newPassword);
@@ -54,6 +66,8 @@ export async function changePassword(user: StaffUser, currentPassword: string, n
     const now = new Date();
     await tx.accountLink.updateMany({ where: { userId: user.id, purpose: "password_reset", usedAt: null, withdrawnAt: null }, data: { withdrawnAt: now } });
     const row = await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionsValidFrom: now } });
+    // The fact alone, no password nor hash; its time is the cut-off: every other session signed in before it ended.
+    await recordActivity(tx, [accountRecord("password.changed", user.id, {}, by)], now);
     return { user: toStaffUser(row), sessionsValidFrom: now };
   });
 }

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { startSmtpServer, type SmtpTestServer } from "@/test/support/smtp-test-server";
+import { TEST_BY } from "@/test/support/test-attribution";
 
 // "Forgot your password?" on a real database of the run's engine, emailing
 // through a real SMTP server: an active account is sent a link that works
@@ -48,44 +49,44 @@ function emailedSecret(text: string): string {
 
 describe("requestPasswordReset", () => {
   it("emails the active account a link whose secret opens as valid, once", async () => {
-    const user = await createUser({ email: "ivy@example.com", name: "Ivy", role: "staff", password: PASSWORD });
+    const user = await createUser({ email: "ivy@example.com", name: "Ivy", role: "staff", password: PASSWORD }, TEST_BY);
     // As typed on the form: the account is found whatever the case.
-    await requestPasswordReset("Ivy@Example.com");
+    await requestPasswordReset("Ivy@Example.com", null);
     const mail = await smtp.nextMailTo("ivy@example.com");
     expect(mail.subject).toBe("Reset your Plant Store password");
     const secret = emailedSecret(mail.text);
 
     expect(await openLink("password_reset", secret)).toMatchObject({ state: "valid", link: { email: "ivy@example.com", userId: user.id } });
-    await resetPassword(secret, NEW_PASSWORD);
-    expect(await authenticate("ivy@example.com", NEW_PASSWORD)).toMatchObject({ id: user.id });
+    await resetPassword(secret, NEW_PASSWORD, null);
+    expect(await authenticate("ivy@example.com", NEW_PASSWORD, null)).toMatchObject({ id: user.id });
     expect(await openLink("password_reset", secret)).toEqual({ state: "used" });
   });
 
   it("replaces the link an earlier request sent", async () => {
-    await createUser({ email: "twice@example.com", name: "Twice", role: "staff", password: PASSWORD });
-    await requestPasswordReset("twice@example.com");
+    await createUser({ email: "twice@example.com", name: "Twice", role: "staff", password: PASSWORD }, TEST_BY);
+    await requestPasswordReset("twice@example.com", null);
     const first = emailedSecret((await smtp.nextMailTo("twice@example.com")).text);
-    await requestPasswordReset("twice@example.com");
+    await requestPasswordReset("twice@example.com", null);
     const second = emailedSecret((await smtp.nextMailTo("twice@example.com")).text);
     expect(await openLink("password_reset", first)).toEqual({ state: "withdrawn" });
     expect(await openLink("password_reset", second)).toMatchObject({ state: "valid" });
   });
 
   it("sends nothing and makes no link for an email no account has, or a deactivated account", async () => {
-    const gone = await createUser({ email: "gone@example.com", name: "Gone", role: "staff", password: PASSWORD });
-    await deactivateUser(gone.id);
+    const gone = await createUser({ email: "gone@example.com", name: "Gone", role: "staff", password: PASSWORD }, TEST_BY);
+    await deactivateUser(gone.id, TEST_BY);
     const before = smtp.received.length;
-    await requestPasswordReset("nobody@example.com");
-    await requestPasswordReset("gone@example.com");
+    await requestPasswordReset("nobody@example.com", null);
+    await requestPasswordReset("gone@example.com", null);
     expect(smtp.received.length).toBe(before);
     expect(await db().accountLink.count({ where: { email: { in: ["nobody@example.com", "gone@example.com"] } } })).toBe(0);
   });
 
   it("never throws: a mail server that refuses is logged, not raised", async () => {
-    await createUser({ email: "refused@example.com", name: "Refused", role: "staff", password: PASSWORD });
+    await createUser({ email: "refused@example.com", name: "Refused", role: "staff", password: PASSWORD }, TEST_BY);
     smtp.refuse = true;
     try {
-      await expect(requestPasswordReset("refused@example.com")).resolves.toBeUndefined();
+      await expect(requestPasswordReset("refused@example.com", null)).resolves.toBeUndefined();
     } finally {
       smtp.refuse = false;
     }

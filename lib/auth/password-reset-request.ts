@@ -1,3 +1,4 @@
+import { APP_ACTOR, type RequestOrigin } from "@/lib/activity/actor";
 import { createPasswordReset } from "@/lib/auth/account-links";
 import { accountLinkUrl } from "@/lib/auth/account-link-url";
 import { mailPasswordReset } from "@/lib/auth/account-mail";
@@ -36,15 +37,17 @@ export async function spendResetRequest(address: string, email: string): Promise
  * Emails a reset link to the active account with this email (withdrawing the
  * one it may still hold); for an email no account has, or a deactivated
  * account, does nothing. Never throws: it runs after the answer, where no one
- * would hear, so a failure is logged (never the email's link).
+ * would hear, so a failure is logged (never the email's link). The link is
+ * recorded as made by the app on a request from `origin`: who asked is not
+ * known (anyone may type an email).
  */
-export async function requestPasswordReset(email: string): Promise<void> {
+export async function requestPasswordReset(email: string, origin: RequestOrigin | null): Promise<void> {
   try {
     const userId = await findUserIdByEmail(email);
     // findUser: only an active account; a deactivated one is reactivated by an owner first.
     const user = userId ? await findUser(userId) : null;
     if (!user) return;
-    const { secret, link } = await createPasswordReset({ userId: user.id });
+    const { secret, link } = await createPasswordReset({ userId: user.id }, { actor: APP_ACTOR, origin });
     // mailPasswordReset logs a refusal itself; null only when SMTP_URL went away meanwhile.
     await mailPasswordReset(link, accountLinkUrl("password_reset", secret));
   } catch (error) {

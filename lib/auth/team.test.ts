@@ -23,7 +23,7 @@ beforeEach(async () => {
 const PASSWORD = "mossy granite kettle 42";
 
 function member(name: string, role: StaffUser["role"]): Promise<StaffUser> {
-  return createUser({ email: `${name.toLowerCase()}@example.com`, name, role, password: PASSWORD });
+  return createUser({ email: `${name.toLowerCase()}@example.com`, name, role, password: PASSWORD }, TEST_BY);
 }
 
 const activeOwners = () => db().user.count({ where: { role: "owner", deactivatedAt: null } });
@@ -32,8 +32,8 @@ describe("the team's listing", () => {
   it("shows every account with its status, last sign-in and live tokens, and the pending invitations", async () => {
     const olive = await member("Olive", "owner");
     const sam = await member("Sam", "staff");
-    await authenticate("olive@example.com", PASSWORD);
-    await deactivateUser(sam.id);
+    await authenticate("olive@example.com", PASSWORD, null);
+    await deactivateUser(sam.id, TEST_BY);
     await createApiToken({ label: "live", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id }, TEST_BY);
     const revoked = await createApiToken({ label: "revoked", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: olive.id }, TEST_BY);
     await revokeApiToken(revoked.info.id, TEST_BY);
@@ -41,12 +41,12 @@ describe("the team's listing", () => {
     await db().apiToken.update({ where: { id: expired.info.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await createApiToken({ label: "sam's", scopes: ["plants:read"], lifetimeSeconds: 3600, ownerId: sam.id }, TEST_BY);
 
-    const pending = await createInvitation({ email: "ivy@example.com", role: "staff" });
-    const withdrawn = await createInvitation({ email: "wes@example.com", role: "staff" });
-    await withdrawInvitation(withdrawn.link.id);
-    const lapsed = await createInvitation({ email: "lou@example.com", role: "owner" });
+    const pending = await createInvitation({ email: "ivy@example.com", role: "staff" }, TEST_BY);
+    const withdrawn = await createInvitation({ email: "wes@example.com", role: "staff" }, TEST_BY);
+    await withdrawInvitation(withdrawn.link.id, TEST_BY);
+    const lapsed = await createInvitation({ email: "lou@example.com", role: "owner" }, TEST_BY);
     await db().accountLink.update({ where: { id: lapsed.link.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await acceptInvitation((await createInvitation({ email: "ada@example.com", role: "staff" })).secret, { name: "Ada", password: PASSWORD });
+    await acceptInvitation((await createInvitation({ email: "ada@example.com", role: "staff" }, TEST_BY)).secret, { name: "Ada", password: PASSWORD }, null);
 
     const team = await listTeam();
     expect(team.members).toEqual([
@@ -62,32 +62,32 @@ describe("roles and deactivation", () => {
   it("changes roles, but never demotes the last active owner", async () => {
     const olive = await member("Olive", "owner");
     const sam = await member("Sam", "staff");
-    await expect(changeRole(olive.id, "staff")).rejects.toThrow(new LastOwnerError("olive@example.com"));
-    await expect(changeRole(olive.id, "staff")).rejects.toThrow("olive@example.com is the only active owner: make another owner first");
-    expect(await changeRole(sam.id, "owner")).toEqual({ ...sam, role: "owner" });
-    expect(await changeRole(olive.id, "staff")).toEqual({ ...olive, role: "staff" });
+    await expect(changeRole(olive.id, "staff", TEST_BY)).rejects.toThrow(new LastOwnerError("olive@example.com"));
+    await expect(changeRole(olive.id, "staff", TEST_BY)).rejects.toThrow("olive@example.com is the only active owner: make another owner first");
+    expect(await changeRole(sam.id, "owner", TEST_BY)).toEqual({ ...sam, role: "owner" });
+    expect(await changeRole(olive.id, "staff", TEST_BY)).toEqual({ ...olive, role: "staff" });
     // Unchanged is not a demotion.
-    expect(await changeRole(sam.id, "owner")).toEqual({ ...sam, role: "owner" });
-    await expect(changeRole(sam.id, "staff")).rejects.toBeInstanceOf(LastOwnerError);
-    await expect(changeRole("no-such-id", "staff")).rejects.toBeInstanceOf(AccountNotFoundError);
+    expect(await changeRole(sam.id, "owner", TEST_BY)).toEqual({ ...sam, role: "owner" });
+    await expect(changeRole(sam.id, "staff", TEST_BY)).rejects.toBeInstanceOf(LastOwnerError);
+    await expect(changeRole("no-such-id", "staff", TEST_BY)).rejects.toBeInstanceOf(AccountNotFoundError);
   });
 
   it("never deactivates the last active owner, and a deactivated owner does not count as one", async () => {
     const olive = await member("Olive", "owner");
     const otto = await member("Otto", "owner");
-    await expect(deactivateUser(otto.id)).resolves.toEqual(otto);
-    await expect(deactivateUser(olive.id)).rejects.toThrow(new LastOwnerError("olive@example.com"));
-    await expect(changeRole(olive.id, "staff")).rejects.toBeInstanceOf(LastOwnerError);
+    await expect(deactivateUser(otto.id, TEST_BY)).resolves.toEqual(otto);
+    await expect(deactivateUser(olive.id, TEST_BY)).rejects.toThrow(new LastOwnerError("olive@example.com"));
+    await expect(changeRole(olive.id, "staff", TEST_BY)).rejects.toBeInstanceOf(LastOwnerError);
     // A deactivated owner may be demoted: it is not the store's active owner.
-    await expect(changeRole(otto.id, "staff")).resolves.toMatchObject({ role: "staff" });
-    await reactivateUser(otto.id);
-    await changeRole(otto.id, "owner");
-    await expect(deactivateUser(olive.id)).resolves.toEqual(olive);
+    await expect(changeRole(otto.id, "staff", TEST_BY)).resolves.toMatchObject({ role: "staff" });
+    await reactivateUser(otto.id, TEST_BY);
+    await changeRole(otto.id, "owner", TEST_BY);
+    await expect(deactivateUser(olive.id, TEST_BY)).resolves.toEqual(olive);
     expect(await activeOwners()).toBe(1);
   });
 
   it("lets only one of two owners demoting or deactivating each other at once succeed", async () => {
-    for (const act of [(user: StaffUser) => changeRole(user.id, "staff"), (user: StaffUser) => deactivateUser(user.id)]) {
+    for (const act of [(user: StaffUser) => changeRole(user.id, "staff", TEST_BY), (user: StaffUser) => deactivateUser(user.id, TEST_BY)]) {
       for (let round = 0; round < 3; round++) {
         await db().user.deleteMany();
         const [first, second] = await Promise.all([member("First", "owner"), member("Second", "owner")]);
@@ -108,7 +108,7 @@ describe("roles and deactivation", () => {
     expect((await checkApiToken(token)).ok).toBe(true);
 
     const deactivated = Date.now();
-    await deactivateUser(sam.id);
+    await deactivateUser(sam.id, TEST_BY);
     expect(await checkApiToken(token)).toEqual({ ok: false, reason: "deactivated" });
     expect((await checkApiToken(operator.token)).ok).toBe(true);
     const row = await db().user.findUniqueOrThrow({ where: { id: sam.id } });
@@ -116,10 +116,10 @@ describe("roles and deactivation", () => {
     expect(row.sessionsValidFrom).toEqual(row.deactivatedAt);
 
     // Twice keeps the first time.
-    await deactivateUser(sam.id);
+    await deactivateUser(sam.id, TEST_BY);
     expect((await db().user.findUniqueOrThrow({ where: { id: sam.id } })).deactivatedAt).toEqual(row.deactivatedAt);
 
-    await reactivateUser(sam.id);
+    await reactivateUser(sam.id, TEST_BY);
     expect(await checkApiToken(token)).toMatchObject({ ok: true, info: { ownerId: sam.id } });
     expect(await db().user.findUniqueOrThrow({ where: { id: sam.id } })).toMatchObject({ deactivatedAt: null, sessionsValidFrom: row.sessionsValidFrom });
   });

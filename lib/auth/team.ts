@@ -1,3 +1,6 @@
+import { accountRecord } from "@/lib/activity/account-records";
+import type { Attribution } from "@/lib/activity/actor";
+import { recordActivity } from "@/lib/activity/record";
 import { AccountNotFoundError, LastOwnerError } from "@/lib/auth/account-errors";
 import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/users";
 import { db, type Prisma, type User } from "@/lib/db/client";
@@ -13,6 +16,10 @@ import type { AccountStatus, Role } from "@/lib/validations/user-options";
 // makes the change, SERIALIZABLE, so that two owners demoting each other at
 // once cannot both succeed: on PostgreSQL one of the two is failed and run
 // again, and then finds itself the last owner.
+//
+// Each change is recorded (issue 22) in its transaction, by whoever `by`
+// names; a change that changes nothing (the role it has, deactivated twice)
+// and a refused one record nothing.
 
 export type TeamMember = {
   id: string;
@@ -74,12 +81,14 @@ export async function listTeam(now = new Date()): Promise<Team> {
 }
 
 /** Makes the account an owner or staff; refuses to demote the last active owner (LastOwnerError). */
-export async function changeRole(userId: string, role: Role): Promise<StaffUser> {
+export async function changeRole(userId: string, role: Role, by: Attribution): Promise<StaffUser> {
   return serializableTransaction(async (tx) => {
     const user = await findOrThrow(tx, userId);
     if (user.role === role) return toStaffUser(user);
     if (role !== "owner") await requireAnotherActiveOwner(tx, user);
-    return toStaffUser(await tx.user.update({ where: { id: userId }, data: { role } }));
+    const changed = toStaffUser(await tx.user.update({ where: { id: userId }, data: { role } }));
+    await recordActivity(tx, [accountRecord("account.changed", userId, { before: { role: user.role }, after: { role } }, by)]);
+    return changed;
   });
 }
 
@@ -89,14 +98,16 @@ export async function changeRole(userId: string, role: Role): Promise<StaffUser>
  * resets are withdrawn. Refuses the last active owner (LastOwnerError).
  * Deactivating twice keeps the first time.
  */
-export async function deactivateUser(userId: string): Promise<StaffUser> {
+export async function deactivateUser(userId: string, by: Attribution): Promise<StaffUser> {
   return serializableTransaction(async (tx) => {
     const user = await findOrThrow(tx, userId);
     if (user.deactivatedAt) return toStaffUser(user);
     await requireAnotherActiveOwner(tx, user);
     const now = new Date();
     await tx.accountLink.updateMany({ where: { userId, purpose: "password_reset", usedAt: null, withdrawnAt: null }, data: { withdrawnAt: now } });
-    return toStaffUser(await tx.user.update({ where: { id: userId }, data: { deactivatedAt: now, sessionsValidFrom: now } }));
+    const changed = toStaffUser(await tx.user.update({ where: { id: userId }, data: { deactivatedAt: now, sessionsValidFrom: now } }));
+    await recordActivity(tx, [accountRecord("account.deactivated", userId, STATUS_CHANGES.deactivated, by)], now);
+    return changed;
   });
 }
 
@@ -104,13 +115,21 @@ export async function deactivateUser(userId: string): Promise<StaffUser> {
  * Lets the account sign in again, and its unexpired, unrevoked API tokens work
  * again. Sessions from before the deactivation stay void: it signs in anew.
  */
-export async function reactivateUser(userId: string): Promise<StaffUser> {
+export async function reactivateUser(userId: string, by: Attribution): Promise<StaffUser> {
   return serializableTransaction(async (tx) => {
     const user = await findOrThrow(tx, userId);
     if (!user.deactivatedAt) return toStaffUser(user);
-    return toStaffUser(await tx.user.update({ where: { id: userId }, data: { deactivatedAt: null } }));
+    const changed = toStaffUser(await tx.user.update({ where: { id: userId }, data: { deactivatedAt: null } }));
+    await recordActivity(tx, [accountRecord("account.reactivated", userId, STATUS_CHANGES.reactivated, by)]);
+    return changed;
   });
 }
+
+/** The status the team page shows, before and after: the field these two change. */
+const STATUS_CHANGES = {
+  deactivated: { before: { status: "active" }, after: { status: "deactivated" } },
+  reactivated: { before: { status: "deactivated" }, after: { status: "active" } },
+} satisfies Record<string, { before: { status: AccountStatus }; after: { status: AccountStatus } }>;
 
 async function findOrThrow(tx: Prisma.TransactionClient, userId: string): Promise<User> {
   const user = await tx.user.findUnique({ where: { id: userId } });

@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
+import { accountRecord, NO_ACCOUNT } from "@/lib/activity/account-records";
+import { APP_ACTOR, type Attribution, personActor, type RequestOrigin } from "@/lib/activity/actor";
+import { recordActivity } from "@/lib/activity/record";
 import { EmailTakenError } from "@/lib/auth/account-errors";
 import { requireStrongPassword } from "@/lib/auth/password-strength";
 import { db, Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
-import { type NewUser, type Role, ROLES } from "@/lib/validations/user";
+import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
 // Staff accounts; returns plain objects without the password hash. The team's
 // operations (roles, deactivation, the listing) are lib/auth/team.ts; the
 // one-time links that invite and reset, lib/auth/account-links.ts.
+// Accounts made here, and sign-ins, are recorded in the activity record
+// (issue 22) in the transaction that writes them.
 
 export { EmailTakenError } from "@/lib/auth/account-errors";
 
@@ -61,12 +66,16 @@ export async function listUsers(): Promise<StaffUser[]> {
   return (await db().user.findMany({ orderBy: { createdAt: "asc" } })).map(toStaffUser);
 }
 
-/** Creates an account (the CLI); refuses a password that is easy to guess (WeakPasswordError) or a taken email. */
-export async function createUser(input: NewUser): Promise<StaffUser> {
+/** Creates an account for someone (the CLI, by `by`); refuses a password that is easy to guess (WeakPasswordError) or a taken email. */
+export async function createUser(input: NewUser, by: Attribution): Promise<StaffUser> {
   await requireStrongPassword(input.password, input);
   const data = { id: randomUUID(), email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password) };
   try {
-    return toStaffUser(await db().user.create({ data }));
+    return await db().$transaction(async (tx) => {
+      const user = toStaffUser(await tx.user.create({ data }));
+      await recordActivity(tx, [accountRecord("account.created", user.id, { after: { name: user.name, email: user.email, role: user.role } }, by)]);
+      return user;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new EmailTakenError(input.email);
     throw error;
@@ -83,18 +92,24 @@ function isUniqueViolation(error: unknown): boolean {
  * two setups racing (two tabs, two app instances) exactly one wins: SQLite
  * runs one writer at a time, and PostgreSQL fails a loser rather than let two
  * see an empty table; the loser tries again and then sees the winner's row.
- * null means another account got there first.
+ * null means another account got there first. The owner is recorded as
+ * having joined, by themself, from `origin`.
  */
-export async function createFirstOwner(input: Omit<NewUser, "role">): Promise<StaffUser | null> {
+export async function createFirstOwner(input: Omit<NewUser, "role">, origin: RequestOrigin | null): Promise<StaffUser | null> {
   await requireStrongPassword(input.password, input);
   const user: StaffUser = { id: randomUUID(), email: input.email, name: input.name, role: "owner" };
   const passwordHash = await hashPassword(input.password);
-  const inserted = await serializableTransaction(
-    (tx) => tx.$executeRaw`
+  const inserted = await serializableTransaction(async (tx) => {
+    const now = new Date();
+    const count = await tx.$executeRaw`
       INSERT INTO "users" ("id", "email", "name", "role", "password_hash", "created_at")
-      SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${new Date()}
-      WHERE NOT EXISTS (SELECT 1 FROM "users")`,
-  );
+      SELECT ${user.id}, ${user.email}, ${user.name}, ${user.role}, ${passwordHash}, ${now}
+      WHERE NOT EXISTS (SELECT 1 FROM "users")`;
+    if (count === 1) {
+      await recordActivity(tx, [accountRecord("account.joined", user.id, { after: { name: user.name, email: user.email, role: user.role } }, { actor: personActor(user), origin })], now);
+    }
+    return count;
+  });
   return inserted === 1 ? user : null;
 }
 
@@ -107,16 +122,47 @@ export type SignedInUser = StaffUser & { signedInAt: Date };
  * times do not tell which. A success is recorded as the last sign-in. The
  * session is dated now, or at the account's last cut-off if this instance's
  * clock is behind the one that made it, so a new session is never born void.
+ *
+ * Every outcome is in the activity record, from `origin`: a success as the
+ * person's, in the transaction that notes the last sign-in; a failure as
+ * noticed by the app (who tried is not known), filed under the account the
+ * email names (or NO_ACCOUNT), with the email typed and why. Never the password.
  */
-export async function authenticate(email: string, password: string): Promise<SignedInUser | null> {
-  const row = await db().user.findUnique({ where: { email: email.trim().toLowerCase() } });
+export async function authenticate(email: string, password: string, origin: RequestOrigin | null): Promise<SignedInUser | null> {
+  const typed = email.trim().toLowerCase();
+  const row = await db().user.findUnique({ where: { email: typed } });
   if (!row) {
     await spendVerifyTime(password);
+    await recordSignInFailure(NO_ACCOUNT, typed, "unknown email", origin);
     return null;
   }
-  if (!(await verifyPassword(row.passwordHash, password)) || row.deactivatedAt) return null;
+  if (!(await verifyPassword(row.passwordHash, password))) {
+    await recordSignInFailure(row.id, typed, "wrong password", origin);
+    return null;
+  }
+  if (row.deactivatedAt) {
+    await recordSignInFailure(row.id, typed, "deactivated", origin);
+    return null;
+  }
+  const user = toStaffUser(row);
   const now = new Date();
-  await db().user.update({ where: { id: row.id }, data: { lastSignInAt: now } });
+  await db().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: row.id }, data: { lastSignInAt: now } });
+    await recordActivity(tx, [accountRecord("sign_in.succeeded", user.id, {}, { actor: personActor(user), origin })], now);
+  });
   const signedInAt = row.sessionsValidFrom && row.sessionsValidFrom > now ? row.sessionsValidFrom : now;
-  return { ...toStaffUser(row), signedInAt };
+  return { ...user, signedInAt };
+}
+
+/** Why a sign-in failed, for owners reading the record; the form says none of it. */
+type SignInFailure = "unknown email" | "wrong password" | "deactivated";
+
+/**
+ * A failed sign-in writes nothing else, so its record is an insert of its own.
+ * What was typed as the email is kept only when it is an email address: people
+ * type their password in the wrong field, and sign-in does not bound its length.
+ */
+function recordSignInFailure(subjectId: string, typedEmail: string, reason: SignInFailure, origin: RequestOrigin | null): Promise<void> {
+  const email = emailSchema.safeParse(typedEmail).success ? typedEmail : null;
+  return recordActivity(db(), [accountRecord("sign_in.failed", subjectId, { after: { email, reason } }, { actor: APP_ACTOR, origin })]);
 }

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
+import { actionAttribution } from "@/lib/activity/action-attribution";
 import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPasswordError } from "@/lib/auth/account-errors";
 import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/own-account";
 import { requireStaff } from "@/lib/auth/require-staff";
@@ -23,7 +24,7 @@ export async function saveProfile(values: unknown): Promise<ProfileResult> {
   const parsed = profileChangeSchema.safeParse(values);
   if (!parsed.success) return { errors: fieldErrors(parsed.error, profileChangeFieldSchema) };
   try {
-    const saved = await updateProfile(user, parsed.data);
+    const saved = await updateProfile(user, parsed.data, await actionAttribution(user));
     revalidatePath("/", "layout");
     return { saved: { name: saved.name, email: saved.email } };
   } catch (error) {
@@ -39,7 +40,7 @@ export async function savePassword(values: unknown): Promise<PasswordResult> {
   const parsed = passwordChangeSchema.safeParse(values);
   if (!parsed.success) return { errors: fieldErrors(parsed.error, passwordChangeFieldSchema) };
   try {
-    const { user: changed, sessionsValidFrom } = await changePassword(user, parsed.data.currentPassword, parsed.data.newPassword);
+    const { user: changed, sessionsValidFrom } = await changePassword(user, parsed.data.currentPassword, parsed.data.newPassword, await actionAttribution(user));
     await reissueSession(changed, sessionsValidFrom);
     return { changed: true };
   } catch (error) {

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { actionAttribution } from "@/lib/activity/action-attribution";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LastOwnerError } from "@/lib/auth/account-errors";
 import { accountLinkUrl } from "@/lib/auth/account-link-url";
 import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation } from "@/lib/auth/account-links";
@@ -24,6 +25,7 @@ import { sentence } from "@/lib/validations/sentence";
 // A refusal the owner can act on (the last owner, a deactivated account) is
 // answered as a sentence to show; anything else is a fault, and thrown.
 // A link's URL goes back to the owner's browser only: it is never logged.
+// Each change is recorded as the owner's (actionAttribution), in its transaction.
 
 const TEAM = "/team";
 
@@ -49,7 +51,7 @@ export async function inviteMember(values: unknown): Promise<InviteResult> {
   }
   let made: NewLink;
   try {
-    made = await createInvitation({ ...parsed.data, createdById: owner.id });
+    made = await createInvitation(parsed.data, await actionAttribution(owner));
   } catch (error) {
     if (error instanceof EmailTakenError) return { errors: [{ field: "email", message: error.message }] };
     throw error;
@@ -61,7 +63,7 @@ export async function inviteMember(values: unknown): Promise<InviteResult> {
 export async function renewInvitationLink(invitationId: unknown): Promise<TeamLinkResult> {
   const owner = await requireOwner(TEAM);
   try {
-    const made = await renewInvitation(text(invitationId), owner.id);
+    const made = await renewInvitation(text(invitationId), await actionAttribution(owner));
     revalidatePath(TEAM);
     if (!made) return { error: GONE_INVITATION };
     return { link: await sendInvitation(made, owner) };
@@ -72,8 +74,8 @@ export async function renewInvitationLink(invitationId: unknown): Promise<TeamLi
 
 /** `email` only names the invitation in the sentence, for the owner who asked. */
 export async function withdrawInvitationLink(invitationId: unknown, email: unknown): Promise<TeamChangeResult> {
-  await requireOwner(TEAM);
-  const withdrawn = await withdrawInvitation(text(invitationId));
+  const owner = await requireOwner(TEAM);
+  const withdrawn = await withdrawInvitation(text(invitationId), await actionAttribution(owner));
   revalidatePath(TEAM);
   if (!withdrawn) return { error: GONE_INVITATION };
   return { done: `Withdrew the invitation for ${text(email)}: its link no longer works.` };
@@ -86,7 +88,7 @@ export async function changeMemberRole(userId: unknown, role: unknown): Promise<
   if (!parsed.success) return { error: sentence(parsed.error.issues[0]!.message) };
   let changed: StaffUser;
   try {
-    changed = await changeRole(text(userId), parsed.data);
+    changed = await changeRole(text(userId), parsed.data, await actionAttribution(owner));
   } catch (error) {
     return refusal(error);
   }
@@ -100,7 +102,7 @@ export async function deactivateMember(userId: unknown): Promise<TeamChangeResul
   const owner = await requireOwner(TEAM);
   let changed: StaffUser;
   try {
-    changed = await deactivateUser(text(userId));
+    changed = await deactivateUser(text(userId), await actionAttribution(owner));
   } catch (error) {
     return refusal(error);
   }
@@ -110,9 +112,9 @@ export async function deactivateMember(userId: unknown): Promise<TeamChangeResul
 }
 
 export async function reactivateMember(userId: unknown): Promise<TeamChangeResult> {
-  await requireOwner(TEAM);
+  const owner = await requireOwner(TEAM);
   try {
-    const changed = await reactivateUser(text(userId));
+    const changed = await reactivateUser(text(userId), await actionAttribution(owner));
     revalidatePath(TEAM);
     return { done: `Reactivated ${changed.name}: they can sign in again.` };
   } catch (error) {
@@ -124,7 +126,7 @@ export async function reactivateMember(userId: unknown): Promise<TeamChangeResul
 export async function makePasswordReset(userId: unknown): Promise<TeamLinkResult> {
   const owner = await requireOwner(TEAM);
   try {
-    const { secret, link } = await createPasswordReset({ userId: text(userId), createdById: owner.id });
+    const { secret, link } = await createPasswordReset({ userId: text(userId) }, await actionAttribution(owner));
     const url = accountLinkUrl("password_reset", secret, await ownerPageOrigin());
     return { link: { purpose: "password_reset", email: link.email, url, mail: await mailPasswordReset(link, url) } };
   } catch (error) {

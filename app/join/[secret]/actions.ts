@@ -1,5 +1,6 @@
 "use server";
 
+import { actionOrigin } from "@/lib/activity/action-attribution";
 import { EmailTakenError, LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
 import { acceptInvitation } from "@/lib/auth/account-links";
 import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
@@ -12,12 +13,14 @@ import { invitationAcceptanceSchema } from "@/lib/validations/user";
  * holds it): makes the account, or returns what went wrong as a sentence. On
  * success, the email to sign in with; the browser signs in with it and the
  * password typed, so no session is made here that the form did not ask for.
+ * The account is recorded as joined by the new person, from this request.
  */
 export async function joinTeam(secret: string, values: unknown): Promise<string | { email: string }> {
   const parsed = invitationAcceptanceSchema.safeParse(values);
   if (!parsed.success) return parsed.error.issues.map((issue) => sentence(issue.message)).join(" ");
   try {
-    const user = await tryLinkFrom(await requestClientAddress(), () => acceptInvitation(String(secret), parsed.data));
+    const origin = await actionOrigin();
+    const user = await tryLinkFrom(await requestClientAddress(), () => acceptInvitation(String(secret), parsed.data, origin));
     return { email: user.email };
   } catch (error) {
     if (error instanceof LinkUnusableError && error.state === "used") return "This invitation has already been used: sign in instead.";

@@ -1,5 +1,6 @@
 "use server";
 
+import { actionOrigin } from "@/lib/activity/action-attribution";
 import { AccountDeactivatedError, LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
 import { resetPassword } from "@/lib/auth/account-links";
 import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
@@ -11,13 +12,15 @@ import { newPasswordSchema } from "@/lib/validations/user";
  * Uses the password reset whose secret is `secret` (the page's URL already
  * holds it): sets the new password, ending the account's other sessions, or
  * returns what went wrong as a sentence. On success, the account's email; the
- * browser signs in with it and the new password.
+ * browser signs in with it and the new password. The reset is recorded as
+ * the account's own (whoever holds its link acts as it), from this request.
  */
 export async function chooseNewPassword(secret: string, values: unknown): Promise<string | { email: string }> {
   const parsed = newPasswordSchema.safeParse(values);
   if (!parsed.success) return parsed.error.issues.map((issue) => sentence(issue.message)).join(" ");
   try {
-    const user = await tryLinkFrom(await requestClientAddress(), () => resetPassword(String(secret), parsed.data.password));
+    const origin = await actionOrigin();
+    const user = await tryLinkFrom(await requestClientAddress(), () => resetPassword(String(secret), parsed.data.password, origin));
     return { email: user.email };
   } catch (error) {
     // Its own message speaks to an owner ("reactivate it first").
