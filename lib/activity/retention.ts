@@ -11,7 +11,8 @@ import { describeError, log } from "@/lib/server/log";
 // In steps that no request waits long for. Each step is one DELETE of at most
 // STEP_ROWS rows, its own short transaction, with a pause after it. On SQLite
 // every write holds the one writer lock (and runs on the event loop): a step
-// of 250 rows took 3-9 ms with its fsync, about one group commit of plants.
+// of 250 rows measured 6-35 ms on a loaded machine where one plant's commit
+// took 4-18 ms; the fsync of the commit is most of either.
 // On PostgreSQL a step locks only the rows it removes, which no request
 // touches (records are never changed); several instances may prune at once,
 // and SKIP LOCKED has each take rows the others have not, so none waits for
