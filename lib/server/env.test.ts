@@ -68,6 +68,28 @@ describe("loadEnv", () => {
     expect(() => statSync(path.join(dir, "auth-secret"))).toThrow();
   });
 
+  it("keeps activity records 400 days and sign-ins 90 by default; reads durations with their unit, and forever", () => {
+    const DAY = 86_400_000;
+    const retention = (vars: Record<string, string>) => loadEnv({ DATA_DIR: dataDir(), ...vars }).activityRetention;
+    expect(retention({})).toEqual({ recordsMs: 400 * DAY, signInsMs: 90 * DAY });
+    expect(retention({ ACTIVITY_RETENTION: "2y", ACTIVITY_SIGN_IN_RETENTION: "12h" })).toEqual({ recordsMs: 730.5 * DAY, signInsMs: 12 * 3_600_000 });
+    expect(retention({ ACTIVITY_RETENTION: " Forever ", ACTIVITY_SIGN_IN_RETENTION: "52w" })).toEqual({ recordsMs: null, signInsMs: 364 * DAY });
+    expect(retention({ ACTIVITY_RETENTION: "forever" })).toEqual({ recordsMs: null, signInsMs: 90 * DAY });
+    expect(retention({ ACTIVITY_RETENTION: "forever", ACTIVITY_SIGN_IN_RETENTION: "forever" })).toEqual({ recordsMs: null, signInsMs: null });
+    // Unset, the sign-ins' period follows a shorter ACTIVITY_RETENTION down.
+    expect(retention({ ACTIVITY_RETENTION: "30 days" })).toEqual({ recordsMs: 30 * DAY, signInsMs: 30 * DAY });
+    expect(retention({ ACTIVITY_RETENTION: "30d", ACTIVITY_SIGN_IN_RETENTION: "30d" })).toEqual({ recordsMs: 30 * DAY, signInsMs: 30 * DAY });
+  });
+
+  it.each([
+    [{ ACTIVITY_SIGN_IN_RETENTION: "180d", ACTIVITY_RETENTION: "30d" }],
+    [{ ACTIVITY_SIGN_IN_RETENTION: "forever" }],
+  ])("refuses a sign-in retention longer than ACTIVITY_RETENTION: %o", (vars) => {
+    expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(
+      "ACTIVITY_SIGN_IN_RETENTION: must not be longer than ACTIVITY_RETENTION: sign-in records may be kept shorter than the other records, not longer",
+    );
+  });
+
   it.each([
     [{ PORT: "http" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
@@ -78,6 +100,12 @@ describe("loadEnv", () => {
     [{ NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: Buffer.alloc(20).toString("base64") }, "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be a base64 AES key"],
     [{ NEXTAUTH_SECRET: "short" }, "NEXTAUTH_SECRET: must be at least 32 characters"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    // A bare number would be milliseconds to ms; 6m is six minutes, not months.
+    [{ ACTIVITY_RETENTION: "400" }, "ACTIVITY_RETENTION: must be a duration of at least an hour with its unit, such as 400d, 52w or 12h (m is minutes: write months as days), or forever"],
+    [{ ACTIVITY_RETENTION: "6m" }, "ACTIVITY_RETENTION: must be a duration of at least an hour"],
+    [{ ACTIVITY_RETENTION: "-5d" }, "ACTIVITY_RETENTION: must be a duration of at least an hour"],
+    [{ ACTIVITY_RETENTION: "never" }, "ACTIVITY_RETENTION: must be a duration of at least an hour"],
+    [{ ACTIVITY_SIGN_IN_RETENTION: "90" }, "ACTIVITY_SIGN_IN_RETENTION: must be a duration of at least an hour"],
   ])("refuses %o, naming the variable", (vars, message) => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(EnvError);
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...vars })).toThrow(message);

@@ -68,6 +68,26 @@ const retryScheduleSchema = z.string().transform((text, ctx): number[] => {
   return delays as number[];
 });
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long activity records are kept: a duration with its unit (400d, 52w,
+ * 12h; ms's syntax), at least an hour, or forever (null). A bare number is
+ * refused: ms would read it as milliseconds, and remove every record.
+ */
+const retentionSchema = z.string().transform((text, ctx): number | null => {
+  const value = text.trim().toLowerCase();
+  if (value === "forever") return null;
+  const durationMs = /^\d+(\.\d+)?\s*[a-z]+$/.test(value) ? (ms(value as ms.StringValue) as number | undefined) : undefined;
+  if (durationMs === undefined || !(durationMs >= HOUR_MS)) {
+    // "6m" is six minutes to ms, not six months.
+    ctx.addIssue({ code: "custom", message: "must be a duration of at least an hour with its unit, such as 400d, 52w or 12h (m is minutes: write months as days), or forever" });
+    return z.NEVER;
+  }
+  return durationMs;
+});
+
 // With PostgreSQL the app may run as several instances, and each must hold
 // the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
@@ -129,6 +149,10 @@ const variablesSchema = z.object({
     WEBHOOK_RETRY_SCHEDULE: retryScheduleSchema.default([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
     WEBHOOK_TIMEOUT_MS: milliseconds.default(15_000),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanSchema.default(false),
+    // How long activity records are kept (issue 22), and the records of sign-ins, which may be kept shorter
+    // (90 days by default). Unset, the sign-ins' period follows a shorter ACTIVITY_RETENTION down.
+    ACTIVITY_RETENTION: retentionSchema.default(400 * DAY_MS),
+    ACTIVITY_SIGN_IN_RETENTION: retentionSchema.optional(),
   });
 
 /** Every variable the app reads (.env.example documents each; a test keeps the two in step). */
@@ -160,6 +184,17 @@ const envSchema = variablesSchema
       const missing = (["MAIL_FROM", "NEXTAUTH_URL"] as const).filter((name) => vars[name] === undefined);
       for (const name of missing) ctx.addIssue({ code: "custom", path: [name], message: `must be set when SMTP_URL is: ${needs[name]}` });
       if (missing.length > 0) return z.NEVER;
+    }
+    // A sign-in is a record like any other: ACTIVITY_RETENTION removes it at the latest. A longer period set
+    // for sign-ins could not be kept, and starting with it would hide the operator's mistake.
+    const signIns = vars.ACTIVITY_SIGN_IN_RETENTION;
+    if (signIns !== undefined && vars.ACTIVITY_RETENTION !== null && (signIns === null || signIns > vars.ACTIVITY_RETENTION)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ACTIVITY_SIGN_IN_RETENTION"],
+        message: "must not be longer than ACTIVITY_RETENTION: sign-in records may be kept shorter than the other records, not longer",
+      });
+      return z.NEVER;
     }
     return {
       nodeEnv: vars.NODE_ENV,
@@ -199,6 +234,11 @@ const envSchema = variablesSchema
         retryScheduleMs: vars.WEBHOOK_RETRY_SCHEDULE,
         timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
         allowPrivateTargets: vars.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      },
+      /** How long activity records are kept, in milliseconds; null is forever. signInsMs is never longer than recordsMs. */
+      activityRetention: {
+        recordsMs: vars.ACTIVITY_RETENTION,
+        signInsMs: signIns === undefined ? shorterRetention(90 * DAY_MS, vars.ACTIVITY_RETENTION) : signIns,
       },
     };
   });
@@ -257,6 +297,13 @@ function readOrCreateSecret(dataDir: string): string {
 
 function isFileExists(error: unknown): boolean {
   return error instanceof Error && "code" in error && error.code === "EEXIST";
+}
+
+/** The shorter of two retention periods, where null is forever. */
+function shorterRetention(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
 }
 
 function isAesKeyInBase64(value: string): boolean {

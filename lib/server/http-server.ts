@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
+import { startActivityRetention } from "@/lib/activity/retention";
 import { allowedMethods, operationPath } from "@/lib/api/operations";
 import { bearerChallenge } from "@/lib/auth/bearer-token";
 import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
@@ -44,6 +45,8 @@ export async function runServer(): Promise<void> {
   if (config.database.provider === "sqlite") startSqliteCheckpoints(config.database.path);
   // Off where `npm run worker` sends the webhooks from a process of its own.
   const webhookWorker = config.webhooks.worker ? startWebhookWorker() : undefined;
+  // Removes activity records past their retention, in every instance (concurrent runs share the work).
+  const activityRetention = startActivityRetention(config.activityRetention);
   const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -90,7 +93,7 @@ export async function runServer(): Promise<void> {
   // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
   await listen(server, config, { port: "PORT", host: "HOST" });
-  shutDownOnStop({ server, app, metricsServer, webhookWorker, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { ActivityRetention } from "@/lib/activity/retention";
 import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
@@ -18,12 +19,14 @@ import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 // cut and it exits 1. The webhook worker stops claiming at the same moment
 // the port closes; its attempts in flight get half the deadline to finish,
 // then are cut short and their deliveries given back for another worker.
+// The activity retention ends its run after the step under way.
 
 type Running = {
   server: Server;
   app: { close(): Promise<void> };
   metricsServer?: Server;
   webhookWorker?: WebhookWorker;
+  activityRetention?: ActivityRetention;
   delayMs: number;
   timeoutMs: number;
 };
@@ -38,7 +41,7 @@ export function shutDownOnStop(running: Running): void {
   });
 }
 
-async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app, metricsServer, webhookWorker, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });
@@ -50,6 +53,7 @@ async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app,
   }, timeoutMs);
   try {
     const workerStopped = webhookWorker?.stop(Math.floor(timeoutMs / 2));
+    const retentionStopped = activityRetention?.stop();
     // close() refuses new connections and closes idle keep-alive ones; a busy
     // connection closes once its answer is sent (answers now carry Connection: close).
     server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
@@ -59,6 +63,7 @@ async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app,
     await app.close();
     // Before the database closes: the worker records its last outcomes and gives back its claims.
     await workerStopped;
+    await retentionStopped;
     await Promise.all([disconnectDatabase(), closeRateLimits(), stopSqliteCheckpoints()]);
     metricsServer?.close();
     clearTimeout(deadline);
