@@ -19,9 +19,9 @@ export function ActorName({ actor: { lead, person }, linkToActivity }: { actor: 
     <>
       {lead}
       {linkToActivity ? (
-        <Link href={personActivityHref(person.userId)}>
+        // Named for where it leads; the name seen begins it (WCAG 2.5.3).
+        <Link href={personActivityHref(person.userId)} aria-label={`${person.name}’s activity`}>
           {person.name}
-          <span className="visually-hidden">’s activity</span>
         </Link>
       ) : (
         person.name
