@@ -40,7 +40,7 @@ describe("a deleted plant's record", () => {
 
 describe("the names of tokens' owners", () => {
   it("names each person whose token made a change, as named now, and nobody else", async () => {
-    const ana = await createUser({ email: "ana@example.com", name: "Ana Lopez", role: "staff", password: "mossy granite kettle 42" });
+    const ana = await createUser({ email: "ana@example.com", name: "Ana Lopez", role: "staff", password: "mossy granite kettle 42" }, TEST_BY);
     const till: Attribution = { actor: tokenActor({ id: "token-till", label: "till sync", ownerId: ana.id }), origin: null };
     const cliToken: Attribution = { actor: tokenActor({ id: "token-cli", label: "made at the CLI", ownerId: null }), origin: null };
     await createPlant({ id: 26n, name: "Aloe" }, till);
