@@ -21,9 +21,16 @@ export function proxy(request: NextRequest) {
   const response =
     resource.kind === "plants"
       ? NextResponse.redirect(new URL(plantListPageFor(request.nextUrl), request.url), 303)
-      : withPageNonce(request, (init) => NextResponse.rewrite(new URL(`${PLANT_PAGE_ROUTE}/${resource.segment}`, request.url), init));
+      : withPageNonce(request, (init) => NextResponse.rewrite(plantPageUrl(request, resource.segment), init));
   response.headers.append("vary", "Accept");
   return response;
+}
+
+/** The plant page's route for the plant `segment` names, with the request's query (the page of its history it shows): Next's rewrite keeps only the destination's. */
+function plantPageUrl(request: NextRequest, segment: string): URL {
+  const url = new URL(`${PLANT_PAGE_ROUTE}/${segment}`, request.url);
+  url.search = request.nextUrl.search;
+  return url;
 }
 
 function withPageNonce(request: NextRequest, respond: (init: { request: { headers: Headers } }) => NextResponse): NextResponse {

@@ -31,8 +31,8 @@ const resolver = withSentences(
  * /plants/{id}), always on the version this page holds (its ETag), so that
  * nobody's change is overwritten unseen. The version held is this
  * component's own from the first render on: a save or a choice moves it on,
- * and the server's parts of the page (when last changed, the version) are
- * refreshed after.
+ * and the server's parts of the page (when last changed, the version, the
+ * history with the new change on top) are refreshed after.
  */
 export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
   const router = useRouter();

@@ -2,42 +2,116 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
+import { DeletedPlantNotice } from "@/components/deleted-plant-notice";
 import { LocalTime } from "@/components/local-time";
 import { PlantEditor } from "@/components/plant-editor";
+import { PlantHistory } from "@/components/plant-history";
+import { describeEntry } from "@/lib/activity/describe";
+import { plantHistory } from "@/lib/activity/history";
+import { namesOfTokenOwners } from "@/lib/activity/people-names";
+import { findPlantDeletion } from "@/lib/activity/plant-deletion";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { plantEtag } from "@/lib/http/entity-tags";
 import { findPlantRecord } from "@/lib/plants/plant-queries";
 import { plantPathSchema } from "@/lib/validations/plant";
+import { PLANT_HISTORY_PAGE_SIZE, readHistoryBefore } from "@/lib/validations/plant-history-page";
 
 // A plant's page, at the plant's own URL: proxy.ts rewrites a browser's
 // /plants/{id} here, while programs get the API's JSON at that URL. This
 // route has no URL of its own (the proxy answers 404 to it).
+//
+// A plant no longer stored but with a history (issue 22) gets a page of its
+// own here, saying it was deleted, by whom, and its history, answered 200:
+// a page that is not found must be not-found.tsx, which Next renders without
+// the route's params (and along with every page of the route, in case it is
+// needed), so it could only learn the id from a header the proxy set, which
+// Next's own navigations (next.config.js's rewrite) do not pass through. The
+// API's GET /plants/{id} still answers 404 for it; an id with no history is
+// still this page's 404.
 
 type Params = Promise<{ id: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** The plant an id in the URL names, or undefined: no plant has it, or it is no id written the one canonical way (007, 1e3). */
-const readPlant = cache(async (text: string) => {
+/** The id in the URL, or undefined when it is no id written the one canonical way (007, 1e3). */
+function readId(text: string): bigint | undefined {
   const id = plantPathSchema.safeParse({ id: text });
-  return id.success ? findPlantRecord(id.data.id) : undefined;
-});
+  return id.success ? id.data.id : undefined;
+}
+
+const readPlant = cache(findPlantRecord);
+const readDeletion = cache(findPlantDeletion);
 
 // Signed out, sign-in brings the person back to the plant's URL (not this route's).
 const returnPath = (text: string) => `/plants/${encodeURIComponent(text)}`;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const { id } = await params;
+  const { id: text } = await params;
   // The title names the plant: only for staff.
-  await requireStaff(returnPath(id));
-  const record = await readPlant(id);
-  return { title: `${record ? record.plant.name : "No such plant"} · Plant Store` };
+  await requireStaff(returnPath(text));
+  const id = readId(text);
+  const record = id === undefined ? undefined : await readPlant(id);
+  if (record) return { title: `${record.plant.name} · Plant Store` };
+  const deleted = id === undefined ? undefined : await readDeletion(id);
+  return { title: `${deleted ? `${deleted.plant?.name ?? `Plant ${id}`} (deleted)` : "No such plant"} · Plant Store` };
 }
 
-export default async function PlantPage({ params }: { params: Params }) {
+export default async function PlantPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id: text } = await params;
-  await requireStaff(returnPath(text));
-  const record = await readPlant(text);
-  if (!record) notFound();
-  const { plant, version, createdAt, updatedAt } = record;
+  const viewer = await requireStaff(returnPath(text));
+  const id = readId(text);
+  if (id === undefined) notFound();
+  const { before, mistaken } = readHistoryBefore(await searchParams);
+  const [record, history] = await Promise.all([readPlant(id), plantHistory(id, { limit: PLANT_HISTORY_PAGE_SIZE, before })]);
+  const found = record ? { record } : await readDeletion(id).then((deleted) => deleted && { deleted });
+  if (!found) notFound();
+  const deletion = "deleted" in found ? found.deleted.deletion : null;
+  const tokenOwners = await namesOfTokenOwners(deletion ? [deletion, ...history.entries] : history.entries);
+  const linkToActivity = viewer.role === "owner";
+  const historySection = (
+    <PlantHistory
+      plantId={id}
+      entries={history.entries.map((entry) => describeEntry(entry, tokenOwners))}
+      next={history.next}
+      linkToActivity={linkToActivity}
+      before={before}
+      mistakenBefore={mistaken}
+    />
+  );
+
+  if ("deleted" in found) {
+    const { plant } = found.deleted;
+    return (
+      <>
+        <p className="breadcrumb">
+          <Link href="/">Plants</Link>
+        </p>
+        <h1 className="plant-title">{plant ? plant.name : `Plant ${id}`} (deleted)</h1>
+        <DeletedPlantNotice
+          deletion={deletion && describeEntry(deletion, tokenOwners)}
+          linkToActivity={linkToActivity}
+          // RESTORE (issue 22, undo a delete): an owner's "Restore" button goes here, as `restore`, shown only when
+          // linkToActivity (an owner) and `plant` (the delete's record, to store again as it was). Its server action
+          // is written with the restore itself, not here.
+          restore={undefined}
+        />
+        <dl className="facts plant-facts">
+          <div>
+            <dt>Id</dt>
+            <dd className="id">{id.toString()}</dd>
+          </div>
+          {plant && (
+            <div>
+              <dt>Tag when deleted</dt>
+              <dd>{plant.tag ?? <span className="muted">no tag</span>}</dd>
+            </div>
+          )}
+        </dl>
+        {historySection}
+      </>
+    );
+  }
+
+  const { plant, version, createdAt, updatedAt } = found.record;
   return (
     <>
       <p className="breadcrumb">
@@ -70,7 +144,8 @@ export default async function PlantPage({ params }: { params: Params }) {
           <dd>{version}</dd>
         </div>
       </dl>
-      <PlantEditor plant={plant} etag={plantEtag(record)} />
+      <PlantEditor plant={plant} etag={plantEtag(found.record)} />
+      {historySection}
     </>
   );
 }
