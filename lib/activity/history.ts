@@ -22,7 +22,8 @@ export type ActivityPage = { entries: ActivityEntry[]; /** The id to continue be
 
 type Row = Awaited<ReturnType<ReturnType<typeof db>["activity"]["findMany"]>>[number];
 
-function toEntry(row: Row): ActivityEntry {
+/** A row of the activity table as the app reads it. */
+export function toActivityEntry(row: Row): ActivityEntry {
   return {
     id: row.id,
     occurredAt: row.occurredAt,
@@ -43,7 +44,7 @@ export async function subjectHistory(subjectKind: SubjectKind, subjectId: string
     orderBy: { id: "desc" },
     take: limit + 1,
   });
-  const entries = rows.slice(0, limit).map(toEntry);
+  const entries = rows.slice(0, limit).map(toActivityEntry);
   return { entries, next: rows.length > limit ? entries[entries.length - 1]!.id : null };
 }
 

@@ -494,3 +494,16 @@ function changedFields(before: Plant, after: { id: bigint; name: string; tag: st
   }
   return changes;
 }
+
+/**
+ * Stores `plant` as a new plant (version 1, created at `createdAt`) in the
+ * caller's transaction when its id is free, and says whether it did; a taken
+ * id writes nothing. The outbox trigger writes its plant.created event. For a
+ * restore (lib/activity/restore-plant.ts), which records itself beside it.
+ */
+export async function insertPlantIfFree(client: Prisma.TransactionClient, plant: Plant, createdAt: Date): Promise<boolean> {
+  const inserted = await client.$queryRaw<{ id: bigint }[]>`
+    INSERT INTO "plants" ("id", "name", "tag", "created_at") VALUES (${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})
+    ON CONFLICT ("id") DO NOTHING RETURNING "id"`;
+  return inserted.length > 0;
+}
