@@ -16,7 +16,7 @@ import { type TestDatabase, testDatabaseProvider } from "@/test/support/test-dat
 // The choice is the same on either engine: checked once, on SQLite.
 
 const ROOT = process.cwd();
-const CLIS: CliName[] = ["token", "user", "webhook", "db:migrate", "worker"];
+const CLIS: CliName[] = ["token", "user", "webhook", "activity", "db:migrate", "worker"];
 const freshDatabase = freshDatabases();
 
 // Made before the tests: this checkout as it would be before `npm run build`

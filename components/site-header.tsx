@@ -46,6 +46,9 @@ export function SiteHeader({ user, signInHref = "/sign-in" }: { user: HeaderUser
                   <li>
                     <NavLink href="/team">Team</NavLink>
                   </li>
+                  <li>
+                    <NavLink href="/activity">Activity</NavLink>
+                  </li>
                 </>
               )}
             </>

@@ -16,6 +16,7 @@ test("every page's header marks that page, /docs included", async ({ page }) => 
     ["/tokens", "API tokens"],
     ["/webhooks", "Webhooks"],
     ["/team", "Team"],
+    ["/activity", "Activity"],
     ["/docs", "API docs"],
   ];
   for (const [path, name] of pages) {

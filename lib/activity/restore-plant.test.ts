@@ -43,7 +43,9 @@ async function createdEvents(id: bigint): Promise<Event[]> {
   return rows.map((row) => ({ type: row.type, data: parseExactJson(row.data) as Event["data"] })).filter((event) => event.data.id === id);
 }
 
-async function counts(): Promise<Record<string, number>> {
+type Counts = { plants: number; activity: number; events: number; deliveries: number };
+
+async function counts(): Promise<Counts> {
   const count = async (table: string) => Number((await database.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
   return { plants: await count("plants"), activity: await count("activity"), events: await count("webhook_events"), deliveries: await count("webhook_deliveries") };
 }

@@ -59,3 +59,11 @@ export async function deletedPlant(recordId: bigint): Promise<Plant> {
   const { id, name, tag } = kept.data;
   return tag == null ? { id, name } : { id, name, tag };
 }
+
+/** Which of these plant ids are free now: a deleted plant whose id is free can be restored (the page offers it then). */
+export async function freePlantIds(ids: readonly bigint[]): Promise<Set<bigint>> {
+  if (ids.length === 0) return new Set();
+  const taken = await db().plant.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true } });
+  const takenIds = new Set(taken.map((plant) => plant.id));
+  return new Set(ids.filter((id) => !takenIds.has(id)));
+}

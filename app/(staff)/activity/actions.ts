@@ -1,0 +1,36 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { actionAttribution } from "@/lib/activity/action-attribution";
+import { ACTIVITY_PATH } from "@/lib/activity/activity-search";
+import { RestoreRefusedError, restorePlant } from "@/lib/activity/restore-plant";
+import { requireOwner } from "@/lib/auth/require-staff";
+
+// The Activity page's action (issue 22). A server action is a public
+// endpoint: it checks, itself, that an owner is signed in (staff get a 404,
+// as from the page); the server refuses one posted from another origin
+// before it runs (lib/server/server-action-origin.ts). A refusal the owner
+// can read (the id taken meanwhile) is answered as a sentence; anything else
+// is a fault, and thrown.
+
+/** What a restore did, in a sentence with the plant to open, or why it was refused. */
+export type RestoreResult = { done: string; plantId: string; name: string } | { error: string } | null;
+
+// A record's id as the page writes it: a positive decimal integer, one way.
+const RECORD_ID = /^[1-9][0-9]{0,18}$/;
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Restores the plant a plant.deleted record keeps (the form's `record`), attributed to the owner. */
+export async function restoreDeletedPlant(_previous: RestoreResult, form: FormData): Promise<RestoreResult> {
+  const owner = await requireOwner(ACTIVITY_PATH);
+  const record = form.get("record");
+  if (typeof record !== "string" || !RECORD_ID.test(record) || BigInt(record) > INT64_MAX) return { error: "This is not a record's id: reload the page and try again." };
+  try {
+    const { plant } = await restorePlant(BigInt(record), await actionAttribution(owner));
+    revalidatePath(ACTIVITY_PATH);
+    return { done: `Restored ${plant.name} (id ${plant.id}), as it was.`, plantId: String(plant.id), name: plant.name };
+  } catch (error) {
+    if (error instanceof RestoreRefusedError) return { error: error.message };
+    throw error;
+  }
+}
