@@ -35,11 +35,11 @@ export type ActivityRow = {
  */
 export function ActivityTable({ rows, caption, personHref }: { rows: ActivityRow[]; caption: string; personHref: Record<string, string> }) {
   const columns: CardTableColumn<ActivityRow>[] = [
-    { header: "Who", cell: (row) => <Who who={row.who} from={row.from} personHref={personHref} />, breakAnywhere: true },
+    // Names and addresses break between words, so a column is never narrower than a plant's id or an address.
+    { header: "Who", cell: (row) => <Who who={row.who} from={row.from} personHref={personHref} /> },
     { header: "What", cell: (row) => row.what },
     {
       header: "Subject",
-      breakAnywhere: true,
       cell: ({ subject }) =>
         subject.href ? (
           <Link href={subject.href} prefetch={false}>

@@ -8,8 +8,8 @@ import { expect, test } from "./fixtures";
 // signed-in owner's SameSite=Lax cookie; only the origin check stands in the
 // way. The server refuses it with a 403 (issue 20), where Next.js answered 500.
 
-// The pages whose actions change tokens, the team, and a person's own account.
-for (const target of ["/tokens", "/team", "/account"]) {
+// The pages whose actions change tokens, the team, a person's own account, and restore a deleted plant.
+for (const target of ["/tokens", "/team", "/account", "/activity"]) {
   test(`another origin's form cannot run a server action of ${target}`, async ({ page, baseURL }) => {
     const elsewhere = createServer((_, response) =>
       response.writeHead(200, { "content-type": "text/html" }).end(

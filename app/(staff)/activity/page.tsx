@@ -80,9 +80,9 @@ function capitalised(text: string): string {
 
 function countText({ entries, next }: ActivityPage, search: ActivitySearch): string {
   if (entries.length === 0) return search.before === undefined ? (isFiltered(search) ? "No record matches these filters." : "No activity yet.") : "No older records.";
-  const records = `${entries.length} ${entries.length === 1 ? "record" : "records"}`;
-  const place = search.before === undefined ? "the newest" : "older ones";
-  return `${records}, ${place}${isFiltered(search) ? " matching these filters" : ""}${next === null ? "" : "; more on the next page"}.`;
+  const older = search.before === undefined ? "" : "older ";
+  const records = `${entries.length} ${older}${entries.length === 1 ? "record" : "records"}`;
+  return `${records}${isFiltered(search) ? " matching these filters" : ""}, newest first${next === null ? "" : "; more on the next page"}.`;
 }
 
 async function Results({ found, search, people }: { found: ActivityPage; search: ActivitySearch; people: People }) {
