@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import type { ActivityAction, ActivityRecord, Changes } from "@/lib/activity/record";
+import type { ActivityAction, ActivityRecord, Changes, FieldChanges } from "@/lib/activity/record";
 
 // The activity records of accounts, invitations, passwords and sign-ins
 // (issue 22), built in one place so that every writer names its subject the
@@ -24,8 +24,8 @@ export function invitationRecord(action: ActivityAction, invitationId: string, c
 export const NO_ACCOUNT = "";
 
 /** The fields among `fields` whose values differ, before and after; null when none does. */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: T, fields: readonly (keyof T & string)[]): Required<Changes> | null {
-  const changes: Required<Changes> = { before: {}, after: {} };
+export function changedFields<T extends Record<string, unknown>>(before: T, after: T, fields: readonly (keyof T & string)[]): Required<FieldChanges> | null {
+  const changes: Required<FieldChanges> = { before: {}, after: {} };
   for (const field of fields) {
     if (before[field] === after[field]) continue;
     changes.before[field] = before[field];

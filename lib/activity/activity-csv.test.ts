@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ACTIVITY_CSV_HEADER, activityCsvFileName, activityCsvRecords } from "@/lib/activity/activity-csv";
-import { changesWords, whoOf, whoWords } from "@/lib/activity/activity-words";
+import { ACTION_FAMILIES } from "@/lib/activity/activity-search";
+import { actionWords, changesWords, familyWords, whoOf, whoWords } from "@/lib/activity/activity-words";
+import { ACTIVITY_ACTIONS } from "@/lib/activity/record";
 import type { ActivityEntry } from "@/lib/activity/history";
 
 // A record in words and in CSV (issue 22): the same words on the page, in the
@@ -23,6 +25,18 @@ function entry(overrides: Partial<ActivityEntry>): ActivityEntry {
 }
 
 describe("activity in words", () => {
+  it("has words for every kind of change and every family", () => {
+    expect(ACTIVITY_ACTIONS.filter((action) => actionWords(action) === action)).toEqual([]);
+    expect(ACTION_FAMILIES.map(familyWords)).toEqual([
+      "any change to plants",
+      "any change to API tokens",
+      "any change to webhook endpoints",
+      "any change to accounts",
+      "any change to passwords",
+      "any change to sign-ins",
+    ]);
+  });
+
   it("names who made a change: a person, a token and its person, the app, the CLI and its OS user", () => {
     const who = (actor: ActivityEntry["actor"]) => whoWords(whoOf(entry({ actor }), PEOPLE));
     expect(who({ kind: "person", userId: "user-ana", tokenId: null, name: "Ana Lopez" })).toBe("Ana Lopez");

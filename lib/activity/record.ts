@@ -45,11 +45,11 @@ export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 // (then "account.joined" is the account's). Its id is the link's, never its secret.
 export type SubjectKind = "plant" | "token" | "webhook" | "account" | "invitation";
 
-/**
- * Field values before and after a change, only those that changed; a created subject has only after, a deleted one only before.
- * A restored plant (plant.restored) has after, and the id of the plant.deleted record it was restored from.
- */
-export type Changes = { before?: Record<string, unknown>; after?: Record<string, unknown>; restoredFrom?: bigint };
+/** Field values before and after a change, only those that changed; a created subject has only after, a deleted one only before. */
+export type FieldChanges = { before?: Record<string, unknown>; after?: Record<string, unknown> };
+
+/** What a record keeps of its change: the fields, and for a restored plant (plant.restored) the id of the plant.deleted record it was restored from. */
+export type Changes = FieldChanges & { restoredFrom?: bigint };
 
 /** One change to record: what was done to which subject, and by whom. */
 export type ActivityRecord = { action: ActivityAction; subjectKind: SubjectKind; subjectId: string; changes: Changes; by: Attribution };

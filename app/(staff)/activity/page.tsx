@@ -121,10 +121,16 @@ async function Results({ found, search, people }: { found: ActivityPage; search:
   );
 }
 
+/** Where a record's subject has a page: a plant's (a deleted one's says it is gone), a webhook endpoint's. */
+function subjectHref({ subjectKind, subjectId }: ActivityEntry): string | undefined {
+  if (subjectKind === "plant") return `/plants/${subjectId}`;
+  if (subjectKind === "webhook") return `/webhooks/${encodeURIComponent(subjectId)}`;
+  return undefined;
+}
+
 function toRow(entry: ActivityEntry, people: People, free: ReadonlySet<bigint>): ActivityRow {
   const { changes } = entry;
   const kept = changes.after === undefined && changes.before !== undefined;
-  const plant = entry.subjectKind === "plant";
   const before = changes.before as { name?: unknown } | undefined;
   return {
     id: String(entry.id),
@@ -132,7 +138,7 @@ function toRow(entry: ActivityEntry, people: People, free: ReadonlySet<bigint>):
     who: whoOf(entry, people),
     from: entry.origin.clientAddress,
     what: capitalised(actionWords(entry.action)),
-    subject: { text: capitalised(subjectWords(entry, people)), ...(plant && { href: `/plants/${entry.subjectId}` }) },
+    subject: { text: capitalised(subjectWords(entry, people)), ...(subjectHref(entry) && { href: subjectHref(entry) }) },
     changes: changedFields(changes),
     kept,
     ...(changes.restoredFrom !== undefined && { restoredFrom: String(changes.restoredFrom) }),
