@@ -149,6 +149,9 @@ test("mistaken filters are named, in sentences, and no records are shown; the CS
   const csv = await page.request.get("/activity.csv?plant=1.5", { headers: SAME_ORIGIN });
   expect(csv.status()).toBe(400);
   expect(await csv.text()).toBe("The filters are not valid: plant must be a plant's id: an integer from -9223372036854775808 to 9223372036854775807.\n");
+  // Another site's link does not download the record with the owner's cookie.
+  const elsewhere = await page.request.get("/activity.csv", { headers: { "sec-fetch-site": "cross-site" } });
+  expect(elsewhere.status()).toBe(403);
 });
 
 for (const width of [1280, 375]) {
@@ -169,6 +172,18 @@ for (const width of [1280, 375]) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 }
+
+test.describe("signed out", () => {
+  test.use({ storageState: SIGNED_OUT });
+
+  test("the page and its CSV lead to sign-in, and back", async ({ page }) => {
+    for (const path of ["/activity?plant=7", "/activity.csv?plant=7"]) {
+      const answer = await page.request.get(path, { maxRedirects: 0 });
+      expect(answer.status(), path).toBe(307);
+      expect(answer.headers().location, path).toBe("/sign-in?callbackUrl=%2Factivity%3Fplant%3D7");
+    }
+  });
+});
 
 test.describe("as staff who are not owners", () => {
   test.use({ storageState: SIGNED_OUT });
