@@ -56,10 +56,10 @@ describe("activity CLI", () => {
     const rows = lines.map((line) => line.split("\t"));
     expect(rows.map((row) => row.length)).toEqual([6, 6, 6, 6]);
     expect(rows.map(([, , action, by, subject, changes]) => [action, by, subject, changes])).toEqual([
-      ["plant.deleted", "Ben Okafor", `plant ${MONSTERA}`, `was id: ${MONSTERA}; name: Monstera deliciosa; tag: aroid`],
-      ["token.created", "the CLI (ops)", "API token token-ci", "label: ci deploy"],
-      ["plant.updated", "API token “till sync” of Ana Lopez", `plant ${MONSTERA}`, "name: Monstera → Monstera deliciosa"],
-      ["plant.created", "Ana Lopez", `plant ${MONSTERA}`, `id: ${MONSTERA}; name: Monstera; tag: aroid`],
+      ["plant.deleted", "Ben Okafor", `plant ${MONSTERA}`, `as it was: Id: ${MONSTERA}; Name: Monstera deliciosa; Tag: aroid`],
+      ["token.created", "the CLI (OS user ops)", "API token token-ci", "Label: ci deploy"],
+      ["plant.updated", "API token “till sync” of Ana Lopez", `plant ${MONSTERA}`, "Name: Monstera → Monstera deliciosa"],
+      ["plant.created", "Ana Lopez", `plant ${MONSTERA}`, `Id: ${MONSTERA}; Name: Monstera; Tag: aroid`],
     ]);
     const ids = rows.map(([id]) => BigInt(id!));
     expect(ids).toEqual([...ids].sort((a, b) => (a > b ? -1 : 1)));

@@ -7,7 +7,7 @@ import ms from "ms";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { activityPeople } from "@/lib/activity/activity-people";
 import { activityPages, activitySearchSchema, type ActivitySearch } from "@/lib/activity/activity-search";
-import { changesWords, type People, subjectWords, whoOf, whoWords } from "@/lib/activity/activity-words";
+import { actorText, changesText, describeSubject, nameActor } from "@/lib/activity/describe";
 import type { ActivityEntry } from "@/lib/activity/history";
 import { findUserIdByEmail } from "@/lib/auth/users";
 import { migrate } from "@/lib/db/migrate";
@@ -32,9 +32,8 @@ async function main(argv: string[]): Promise<void> {
   });
   await migrate(env().database);
   const search = await searchOf(values);
-  const people = (await activityPeople()).byId;
   if (values.json) await printJson(search);
-  else await printLines(search, people);
+  else await printLines(search, (await activityPeople()).names);
 }
 
 /** The flags as the Activity page's filters, checked by the same schema; a mistake is a usage error (exit 2). */
@@ -60,14 +59,14 @@ function duration(text: string): number {
 }
 
 /** One line per record, tab-separated: id, when (UTC), kind, who, what it is about, what changed. */
-async function printLines(search: ActivitySearch, people: People): Promise<void> {
+async function printLines(search: ActivitySearch, names: ReadonlyMap<string, string>): Promise<void> {
   let any = false;
   for await (const entries of activityPages(search)) {
     if (!any) process.stdout.write("ID\tAT\tACTION\tBY\tSUBJECT\tCHANGES\n");
     any = true;
     let text = "";
     for (const entry of entries) {
-      const cells = [String(entry.id), entry.occurredAt.toISOString(), entry.action, whoWords(whoOf(entry, people)), subjectWords(entry, people), changesWords(entry.changes)];
+      const cells = [String(entry.id), entry.occurredAt.toISOString(), entry.action, actorText(nameActor(entry.actor, names)), describeSubject(entry, names), changesText(entry)];
       text += `${cells.map(oneLine).join("\t")}\n`;
     }
     process.stdout.write(text);

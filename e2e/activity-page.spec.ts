@@ -19,8 +19,9 @@ function navLink(page: Page, name: string) {
   return page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 }
 
-function row(page: Page, text: string) {
-  return page.getByRole("row").filter({ hasText: text });
+/** The rows whose What says `what` ("Deleted", "Restored"). */
+function recordRows(page: Page, what: string) {
+  return page.getByRole("row").filter({ has: page.getByRole("cell", { name: what, exact: true }) });
 }
 
 /** Stores the plant and deletes it, as the staff pages do (the signed-in owner's session, from this app's own pages). */
@@ -46,12 +47,12 @@ test("an owner finds a deleted plant in Activity by its id, and restores it as i
   await expect(page.getByRole("status").filter({ hasText: "records" })).toHaveText("2 records matching these filters, newest first.");
   const table = page.getByRole("table", { name: "Activity, newest first" });
   await expect(table.getByRole("row")).toHaveCount(3);
-  const deleted = row(page, "Deleted a plant");
+  const deleted = recordRows(page, "Deleted");
   await expect(deleted).toContainText(OWNER.name);
   await expect(deleted).toContainText(`Plant ${plant.id}`);
   await expect(deleted).toContainText("As it was:");
-  await expect(deleted.getByRole("listitem")).toHaveText([`id: ${plant.id}`, `name: ${plant.name}`, "tag: aroid"]);
-  await expect(row(page, "Added a plant")).toContainText(`name: ${plant.name}`);
+  await expect(deleted.getByRole("listitem")).toHaveText([`Id: ${plant.id}`, `Name: ${plant.name}`, "Tag: aroid"]);
+  await expect(recordRows(page, "Created")).toContainText(`Name: ${plant.name}`);
 
   await deleted.getByRole("button", { name: `Restore ${plant.name} (id ${plant.id})` }).click();
   const restored = page.getByRole("status").filter({ hasText: "Restored" });
@@ -59,13 +60,13 @@ test("an owner finds a deleted plant in Activity by its id, and restores it as i
   await expect(restored).toBeFocused();
   // The restore is a record of its own, newest; the delete's record can no longer be restored.
   await expect(table.getByRole("row")).toHaveCount(4);
-  await expect(table.getByRole("row").nth(1)).toContainText("Restored a deleted plant");
-  await expect(table.getByRole("row").nth(1)).toContainText(`name: ${plant.name}`);
+  await expect(table.getByRole("row").nth(1)).toContainText("Restored");
+  await expect(table.getByRole("row").nth(1)).toContainText(`Name: ${plant.name}`);
   await page.reload();
-  await expect(row(page, "Deleted a plant").getByRole("button", { name: /^Restore/ })).toHaveCount(0);
-  await expect(row(page, "Deleted a plant")).toContainText("Its id is in use again");
+  await expect(recordRows(page, "Deleted").getByRole("button", { name: /^Restore/ })).toHaveCount(0);
+  await expect(recordRows(page, "Deleted")).toContainText("Its id is in use again");
 
-  await row(page, "Restored a deleted plant").getByRole("link", { name: `Plant ${plant.id}` }).click();
+  await recordRows(page, "Restored").getByRole("link", { name: `Plant ${plant.id}` }).click();
   await expect(page.getByRole("heading", { name: plant.name, level: 1 })).toBeVisible();
   await expect(page.locator(".plant-facts")).toContainText(`Id${plant.id}`);
   await expect(page.locator(".plant-facts")).toContainText("Tagaroid");
@@ -88,7 +89,7 @@ test("a second restore of the same delete, from a page loaded before the first, 
   await expect(page.getByRole("alert").filter({ hasText: refusal })).toHaveText(refusal);
   await page.reload();
   await expect(page.getByRole("table").getByRole("row")).toHaveCount(4);
-  await expect(page.getByRole("table").getByRole("row").filter({ hasText: "Restored a deleted plant" })).toHaveCount(1);
+  await expect(recordRows(page, "Restored")).toHaveCount(1);
 });
 
 test("filters are in the URL: the person and kind of change, a page before a record, and the CSV of the same filters", async ({ page }) => {
@@ -115,11 +116,11 @@ test("filters are in the URL: the person and kind of change, a page before a rec
   const [header, ...records] = (await csv.text()).trimEnd().split("\r\n");
   expect(header).toMatch(/^id,at,action,what,who,/);
   expect(records).toHaveLength(2);
-  expect(records[0]).toContain(`,plant.deleted,deleted a plant,${OWNER.name},person,`);
+  expect(records[0]).toContain(`,plant.deleted,deleted,${OWNER.name},person,`);
   expect(records[0]).toContain(`,plant,${plants[0]!.id},plant ${plants[0]!.id},`);
   // The plant as it was, exact, as JSON for a program and in words for a person; no cell starts a formula.
   expect(records[0]).toContain(`"{""id"":${plants[0]!.id},""name"":""=HYPERLINK(\\""https://evil.example\\"")"",""tag"":""e2e-activity""}"`);
-  expect(records[0]).toContain(`"was id: ${plants[0]!.id}; name: =HYPERLINK(""https://evil.example""); tag: e2e-activity"`);
+  expect(records[0]).toContain(`"as it was: Id: ${plants[0]!.id}; Name: =HYPERLINK(""https://evil.example""); Tag: e2e-activity"`);
   expect(records[0]).not.toMatch(/,"?=/);
 
   // A page at a time, before the oldest record seen.

@@ -1,16 +1,16 @@
 import { type ActivitySearch, activityPages } from "@/lib/activity/activity-search";
-import { actionWords, changesWords, type People, subjectWords, whoOf, whoWords } from "@/lib/activity/activity-words";
+import { actorText, changesText, describeAction, describeSubject, nameActor } from "@/lib/activity/describe";
 import type { ActivityEntry } from "@/lib/activity/history";
 import { stringifyExactJson } from "@/lib/json/exact-json";
 import { guardCsvText } from "@/lib/plants/csv-cells";
 
 // The Activity page's records as CSV (RFC 4180), newest first: each record's
 // facts for a program (ids, kinds, exact JSON of the fields before and after)
-// and the same words the page shows for a person (who, what, changes). Every
-// text cell goes through the export's rule against spreadsheet formulas
-// (lib/plants/csv-cells.ts): a plant named "=HYPERLINK(...)", a token label or
-// a User-Agent starting with "@" is text in a spreadsheet, never a formula.
-// Ids and times are written as they are.
+// and the same words the page shows for a person (lib/activity/describe.ts).
+// Every text cell goes through the export's rule against spreadsheet formulas
+// (lib/plants/csv-cells.ts): a person named "=HYPERLINK(...)", a token label
+// or a User-Agent starting with "@" is text in a spreadsheet, never a
+// formula. Ids and times are written as they are.
 
 export const ACTIVITY_CSV_HEADER =
   "id,at,action,what,who,by_kind,by_user_id,by_token_id,client_address,user_agent,request_id,subject_kind,subject_id,subject,changes,before,after,restored_from\r\n";
@@ -29,7 +29,8 @@ function jsonCell(value: Record<string, unknown> | undefined): string {
   return value === undefined ? "" : textCell(stringifyExactJson(value));
 }
 
-export function activityCsvRecords(entries: readonly ActivityEntry[], people: People): string {
+/** The CSV records of `entries`; `names`: accounts' names by id, for a token's person and an account a record is about. */
+export function activityCsvRecords(entries: readonly ActivityEntry[], names: ReadonlyMap<string, string>): string {
   let text = "";
   for (const entry of entries) {
     const { actor, origin, changes } = entry;
@@ -37,8 +38,8 @@ export function activityCsvRecords(entries: readonly ActivityEntry[], people: Pe
       String(entry.id),
       entry.occurredAt.toISOString(),
       textCell(entry.action),
-      textCell(actionWords(entry.action)),
-      textCell(whoWords(whoOf(entry, people))),
+      textCell(describeAction(entry.action)),
+      textCell(actorText(nameActor(actor, names))),
       textCell(actor.kind),
       textCell(actor.userId),
       textCell(actor.tokenId),
@@ -48,8 +49,8 @@ export function activityCsvRecords(entries: readonly ActivityEntry[], people: Pe
       textCell(entry.subjectKind),
       // A plant's id is a number, written as it is (-5 stays -5); other subjects' ids are text.
       entry.subjectKind === "plant" ? field(entry.subjectId) : textCell(entry.subjectId),
-      textCell(subjectWords(entry, people)),
-      textCell(changesWords(changes)),
+      textCell(describeSubject(entry, names)),
+      textCell(changesText(entry)),
       jsonCell(changes.before),
       jsonCell(changes.after),
       changes.restoredFrom === undefined ? "" : String(changes.restoredFrom),
@@ -64,10 +65,10 @@ export function activityCsvRecords(entries: readonly ActivityEntry[], people: Pe
  * first chunk is the header with the first page, so a database that fails at
  * once fails before anything is sent (lib/http/csv-response.ts).
  */
-export async function* activityCsv(search: ActivitySearch, people: People, pageSize = 500): AsyncGenerator<string> {
+export async function* activityCsv(search: ActivitySearch, names: ReadonlyMap<string, string>, pageSize = 500): AsyncGenerator<string> {
   let header = ACTIVITY_CSV_HEADER;
   for await (const entries of activityPages(search, pageSize)) {
-    yield header + activityCsvRecords(entries, people);
+    yield header + activityCsvRecords(entries, names);
     header = "";
   }
   if (header) yield header;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { actorText, describeAction, describeEntry, listChanges, nameActor, UNKNOWN_ACCOUNT } from "@/lib/activity/describe";
+import { ACTION_FAMILIES } from "@/lib/activity/activity-search";
+import { actorText, changesText, describeAction, describeEntry, describeFamily, describeSubject, listChanges, nameActor, UNKNOWN_ACCOUNT } from "@/lib/activity/describe";
 import type { ActivityEntry } from "@/lib/activity/history";
 import { ACTIVITY_ACTIONS } from "@/lib/activity/record";
 
@@ -100,5 +101,35 @@ describe("a record in words", () => {
       what: "changed",
       changes: [{ field: "name", label: "Name", before: { text: "Fern", none: false }, after: { text: "Boston fern", none: false } }],
     });
+  });
+});
+
+describe("a record in one line, its subject and its kind", () => {
+  const ACCOUNTS = new Map([["user-ana", "Ana Lopez"]]);
+
+  it("puts a change's fields in one line: old → new, a deleted plant as it was, a restored one with the record it came from", () => {
+    expect(changesText({ subjectKind: "plant", changes: { before: { name: "Fern", tag: "x" }, after: { name: "Boston fern", tag: null } } })).toBe(
+      "Name: Fern → Boston fern; Tag: x → no tag",
+    );
+    expect(changesText({ subjectKind: "plant", changes: { before: { id: 9007199254740993n, name: "Fern" } } })).toBe("as it was: Id: 9007199254740993; Name: Fern; Tag: no tag");
+    expect(changesText({ subjectKind: "plant", changes: { after: { id: 7n, name: "Fern", tag: "shade" }, restoredFrom: 812n } })).toBe(
+      "Id: 7; Name: Fern; Tag: shade (restored from record 812)",
+    );
+    expect(changesText({ subjectKind: "webhook", changes: { after: { events: ["plant.created", "plant.deleted"], enabled: false } } })).toBe(
+      "Events: plant.created, plant.deleted; Enabled: no",
+    );
+    expect(changesText({ subjectKind: "account", changes: {} })).toBe("");
+  });
+
+  it("names a record's subject, an account by its name now", () => {
+    expect(describeSubject({ subjectKind: "plant", subjectId: "-9223372036854775808" }, ACCOUNTS)).toBe("plant -9223372036854775808");
+    expect(describeSubject({ subjectKind: "account", subjectId: "user-ana" }, ACCOUNTS)).toBe("account Ana Lopez");
+    expect(describeSubject({ subjectKind: "account", subjectId: "" }, ACCOUNTS)).toBe("no account");
+    expect(describeSubject({ subjectKind: "webhook", subjectId: "wh-1" }, ACCOUNTS)).toBe("webhook endpoint wh-1");
+    expect(describeSubject({ subjectKind: "token", subjectId: "t-1" }, ACCOUNTS)).toBe("API token t-1");
+  });
+
+  it("has words for every family of actions", () => {
+    expect(ACTION_FAMILIES.map(describeFamily)).toEqual(["plants", "API tokens", "webhook endpoints", "accounts", "passwords", "sign-ins"]);
   });
 });

@@ -136,3 +136,46 @@ export type DescribedEntry = { id: bigint; at: Date; who: NamedActor; what: stri
 export function describeEntry(entry: ActivityEntry, tokenOwners: ReadonlyMap<string, string>): DescribedEntry {
   return { id: entry.id, at: entry.occurredAt, who: nameActor(entry.actor, tokenOwners), what: describeAction(entry.action), changes: listChanges(entry) };
 }
+
+// What each family of actions is about, for a filter that takes them all ("plant.*").
+const FAMILY_WORDS: Record<string, string> = {
+  plant: "plants",
+  token: "API tokens",
+  webhook: "webhook endpoints",
+  account: "accounts",
+  password: "passwords",
+  sign_in: "sign-ins",
+};
+
+/** What a family of actions ("plant.*") is about, in words: "plants". */
+export function describeFamily(family: `${string}.*`): string {
+  const name = family.slice(0, -2);
+  return FAMILY_WORDS[name] ?? name;
+}
+
+const SUBJECT_WORDS: Record<SubjectKind, string> = { plant: "plant", token: "API token", webhook: "webhook endpoint", account: "account", invitation: "invitation" };
+
+/**
+ * What a record is about, in words: "plant 9007199254740993", "webhook
+ * endpoint <id>", an account by its name now (`accountNames`, by id), or
+ * "no account" for a failed sign-in whose email named none.
+ */
+export function describeSubject({ subjectKind, subjectId }: Pick<ActivityEntry, "subjectKind" | "subjectId">, accountNames: ReadonlyMap<string, string>): string {
+  if (subjectKind === "account") return subjectId === "" ? "no account" : `account ${accountNames.get(subjectId) ?? subjectId}`;
+  return `${SUBJECT_WORDS[subjectKind] ?? subjectKind} ${subjectId}`;
+}
+
+/**
+ * A record's fields in one line, for text (a CSV, the CLI): "Name: Monstera →
+ * Monstera deliciosa; Tag: aroid → no tag"; a deleted subject's "as it was:
+ * Id: 7; Name: Fern; Tag: no tag"; a restored plant's, with the record it was
+ * restored from.
+ */
+export function changesText(entry: Pick<ActivityEntry, "subjectKind" | "changes">): string {
+  const { before, after, restoredFrom } = entry.changes;
+  const fields = listChanges(entry)
+    .map(({ label, before: old, after: now }) => (old && now ? `${label}: ${old.text} → ${now.text}` : `${label}: ${(now ?? old)?.text ?? ""}`))
+    .join("; ");
+  const kept = before !== undefined && after === undefined && fields !== "" ? `as it was: ${fields}` : fields;
+  return restoredFrom === undefined ? kept : `${kept} (restored from record ${restoredFrom})`;
+}

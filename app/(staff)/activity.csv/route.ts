@@ -19,9 +19,9 @@ export async function GET(request: NextRequest) {
   await requireOwner(activityHref(search));
   if (!isOwnNavigation(request)) return plainText(403, "Download the activity from Plant Store's own Activity page.");
   const people = await activityPeople();
-  const mistake = Object.values(errors)[0] ?? unknownPerson(search, people.byId);
+  const mistake = Object.values(errors)[0] ?? unknownPerson(search, people.names);
   if (mistake) return plainText(400, `The filters are not valid: ${mistake}.`);
-  const chunks = request.method === "HEAD" ? null : activityCsv(search, people.byId);
+  const chunks = request.method === "HEAD" ? null : activityCsv(search, people.names);
   return csvResponse(chunks, { filename: activityCsvFileName(search, new Date()), requestId: randomUUID() });
 }
 

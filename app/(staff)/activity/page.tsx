@@ -14,7 +14,7 @@ import {
   readActivitySearch,
   searchActivity,
 } from "@/lib/activity/activity-search";
-import { actionWords, changedFields, familyWords, type People, subjectWords, whoOf } from "@/lib/activity/activity-words";
+import { describeAction, describeEntry, describeFamily, describeSubject } from "@/lib/activity/describe";
 import type { ActivityEntry, ActivityPage } from "@/lib/activity/history";
 import { freePlantIds } from "@/lib/activity/restore-plant";
 import { requireOwner } from "@/lib/auth/require-staff";
@@ -36,7 +36,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const { search, errors } = readActivitySearch(params);
   await requireOwner(activityHref(search));
   const people = await activityPeople();
-  const personMistake = errors.person ?? unknownPerson(search, people.byId);
+  const personMistake = errors.person ?? unknownPerson(search, people.names);
   const mistakes: Partial<Record<ActivitySearchField, string>> = { ...errors, ...(personMistake && { person: personMistake }) };
   const mistaken = Object.keys(mistakes).length > 0;
   const found = mistaken ? undefined : await searchActivity(search);
@@ -60,17 +60,17 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
         {found ? countText(found, search) : "Correct the filters to see records."}
       </p>
       {mistakes.before && <p className="form-error">{sentence(mistakes.before)}</p>}
-      {found && <Results found={found} search={search} people={people.byId} />}
+      {found && <Results found={found} search={search} names={people.names} />}
     </>
   );
 }
 
 /** The kinds of change by family, each family first as a whole ("Any change to plants"). */
 const ACTION_GROUPS: ActivityActionGroup[] = ACTION_FAMILIES.map((family) => {
-  const words = familyWords(family);
+  const about = describeFamily(family);
   return {
-    label: words.replace(/^any change to /, "").replace(/^./, (first) => first.toUpperCase()),
-    options: [{ value: family, label: capitalised(words) }, ...actionsOf(family).map((action) => ({ value: action, label: capitalised(actionWords(action)) }))],
+    label: capitalised(about),
+    options: [{ value: family, label: `Any change to ${about}` }, ...actionsOf(family).map((action) => ({ value: action, label: capitalised(describeAction(action)) }))],
   };
 });
 
@@ -85,7 +85,7 @@ function countText({ entries, next }: ActivityPage, search: ActivitySearch): str
   return `${records}${isFiltered(search) ? " matching these filters" : ""}, newest first${next === null ? "" : "; more on the next page"}.`;
 }
 
-async function Results({ found, search, people }: { found: ActivityPage; search: ActivitySearch; people: People }) {
+async function Results({ found, search, names }: { found: ActivityPage; search: ActivitySearch; names: ReadonlyMap<string, string> }) {
   const { entries, next } = found;
   if (entries.length === 0) {
     return search.before === undefined ? null : (
@@ -95,14 +95,9 @@ async function Results({ found, search, people }: { found: ActivityPage; search:
     );
   }
   const free = await freePlantIds(entries.filter((entry) => entry.action === "plant.deleted").map((entry) => BigInt(entry.subjectId)));
-  const personHref: Record<string, string> = {};
-  for (const entry of entries) {
-    const userId = entry.actor.userId;
-    if (userId !== null) personHref[userId] = activityHref({ person: userId });
-  }
   return (
     <>
-      <ActivityTable rows={entries.map((entry) => toRow(entry, people, free))} caption="Activity, newest first" personHref={personHref} />
+      <ActivityTable rows={entries.map((entry) => toRow(entry, names, free))} />
       {(search.before !== undefined || next !== null) && (
         <nav aria-label="Pages" className="pager">
           {search.before !== undefined && <Link href={activityHref({ ...search, before: undefined })}>Newest records</Link>}
@@ -128,19 +123,20 @@ function subjectHref({ subjectKind, subjectId }: ActivityEntry): string | undefi
   return undefined;
 }
 
-function toRow(entry: ActivityEntry, people: People, free: ReadonlySet<bigint>): ActivityRow {
+function toRow(entry: ActivityEntry, names: ReadonlyMap<string, string>, free: ReadonlySet<bigint>): ActivityRow {
   const { changes } = entry;
-  const kept = changes.after === undefined && changes.before !== undefined;
+  const { who, what, changes: fields } = describeEntry(entry, names);
+  const href = subjectHref(entry);
   const before = changes.before as { name?: unknown } | undefined;
   return {
     id: String(entry.id),
     at: entry.occurredAt,
-    who: whoOf(entry, people),
+    who,
     from: entry.origin.clientAddress,
-    what: capitalised(actionWords(entry.action)),
-    subject: { text: capitalised(subjectWords(entry, people)), ...(subjectHref(entry) && { href: subjectHref(entry) }) },
-    changes: changedFields(changes),
-    kept,
+    what: capitalised(what),
+    subject: { text: capitalised(describeSubject(entry, names)), ...(href && { href }) },
+    changes: fields,
+    kept: changes.after === undefined && changes.before !== undefined,
     ...(changes.restoredFrom !== undefined && { restoredFrom: String(changes.restoredFrom) }),
     ...(entry.action === "plant.deleted" && {
       restore: { plantId: entry.subjectId, name: typeof before?.name === "string" ? before.name : entry.subjectId, restorable: free.has(BigInt(entry.subjectId)) },
