@@ -122,7 +122,7 @@ test("a long history is paged, 20 changes at a time, by record ids above 2^53", 
   await expect(changes(page)).toHaveCount(20);
 });
 
-test("a deleted plant's page says when and by whom, and shows its history", async ({ page }) => {
+test("a deleted plant's page says when and by whom, shows its history, and lets an owner restore it", async ({ page }) => {
   const id = BASE + 3n;
   await addPlants(page, [{ id, name: "Calathea", tag: "prayer plant" }]);
   await page.goto(`/plants/${id}`);
@@ -143,4 +143,13 @@ test("a deleted plant's page says when and by whom, and shows its history", asyn
   // The plant as it was when deleted.
   await expect(cells(changes(page).first()).nth(2)).toHaveAccessibleName("Name: Calathea orbifolia Tag: prayer plant");
   await expectNoAxeViolations(page);
+
+  // An owner restores it from here: the plant is back as it was, and its page shows it with the restore on top.
+  await page.getByRole("button", { name: `Restore Calathea orbifolia (id ${id})` }).click();
+  await expect(page.getByRole("status")).toContainText(`Restored Calathea orbifolia (id ${id}), as it was.`);
+  await page.getByRole("link", { name: "Open Calathea orbifolia" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Calathea orbifolia");
+  await expect(changes(page)).toHaveCount(4);
+  await expect(cells(changes(page).first()).nth(1)).toHaveAccessibleName("restored");
+  await expect(cells(changes(page).first()).nth(2)).toHaveAccessibleName("Name: Calathea orbifolia Tag: prayer plant");
 });

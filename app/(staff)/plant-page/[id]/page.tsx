@@ -10,6 +10,7 @@ import { describeEntry } from "@/lib/activity/describe";
 import { plantHistory } from "@/lib/activity/history";
 import { namesOfTokenOwners } from "@/lib/activity/people-names";
 import { findPlantDeletion } from "@/lib/activity/plant-deletion";
+import { RestorePlantButton } from "@/components/restore-plant-button";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { plantEtag } from "@/lib/http/entity-tags";
 import { findPlantRecord } from "@/lib/plants/plant-queries";
@@ -89,10 +90,11 @@ export default async function PlantPage({ params, searchParams }: { params: Para
         <DeletedPlantNotice
           deletion={deletion && describeEntry(deletion, tokenOwners)}
           linkToActivity={linkToActivity}
-          // RESTORE (issue 22, undo a delete): an owner's "Restore" button goes here, as `restore`, shown only when
-          // linkToActivity (an owner) and `plant` (the delete's record, to store again as it was). Its server action
-          // is written with the restore itself, not here.
-          restore={undefined}
+          // Owners restore from here as from Activity: the id is free (no plant has it, or this page would show
+          // that plant), and the delete's record keeps the plant to store again as it was.
+          restore={
+            linkToActivity && deletion && plant ? <RestorePlantButton recordId={String(deletion.id)} plantId={String(id)} name={plant.name} restorable /> : undefined
+          }
         />
         <dl className="facts plant-facts">
           <div>
