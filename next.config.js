@@ -23,13 +23,21 @@ const nextConfig = {
   },
   // A plant's page is at the plant's URL, /plants/{id}, where programs get the API's JSON (issue 11).
   // A browser's page load is decided in proxy.ts; Next's router fetching the page (a navigation in the
-  // app, a refresh, a prefetch: the RSC header) is decided here, because Next hides its router's
+  // app, a refresh, a prefetch: the RSC header) and its server actions are decided here, because Next hides its router's
   // headers from the proxy. Never for a request with credentials in Authorization: that is a program.
   // After files: /plants/new and /plants/batch, routes of their own, are never taken for an id.
   rewrites: async () => [
     {
       source: "/plants/:id",
       has: [{ type: "header", key: "rsc", value: "1" }],
+      missing: [{ type: "header", key: "authorization" }],
+      destination: "/plant-page/:id",
+    },
+    // The page's server actions (a deleted plant's Restore) post to the page's URL with Next-Action;
+    // the API has no POST there. The server checks their origin first (lib/server/server-action-origin.ts).
+    {
+      source: "/plants/:id",
+      has: [{ type: "header", key: "next-action" }],
       missing: [{ type: "header", key: "authorization" }],
       destination: "/plant-page/:id",
     },

@@ -144,11 +144,12 @@ test("a deleted plant's page says when and by whom, shows its history, and lets 
   await expect(cells(changes(page).first()).nth(2)).toHaveAccessibleName("Name: Calathea orbifolia Tag: prayer plant");
   await expectNoAxeViolations(page);
 
-  // An owner restores it from here: the plant is back as it was, and its page shows it with the restore on top.
+  // An owner restores it from here: the page becomes the plant's own again (its new title announced), as it
+  // was, with the restore on top of its history.
   await page.getByRole("button", { name: `Restore Calathea orbifolia (id ${id})` }).click();
-  await expect(page.getByRole("status")).toContainText(`Restored Calathea orbifolia (id ${id}), as it was.`);
-  await page.getByRole("link", { name: "Open Calathea orbifolia" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Calathea orbifolia");
+  await expect(page).toHaveTitle("Calathea orbifolia · Plant Store");
+  await expect(page.getByRole("button", { name: "Delete plant" })).toBeVisible();
   await expect(changes(page)).toHaveCount(4);
   await expect(cells(changes(page).first()).nth(1)).toHaveAccessibleName("restored");
   await expect(cells(changes(page).first()).nth(2)).toHaveAccessibleName("Name: Calathea orbifolia Tag: prayer plant");
