@@ -1,6 +1,7 @@
 import type { Attribution } from "@/lib/activity/actor";
 import { Prisma } from "@/lib/db/client";
 import { stringifyExactJson } from "@/lib/json/exact-json";
+import { env } from "@/lib/server/env";
 
 // Writes the activity record (issue 22). Always given the transaction client
 // of the change it records, so that the record and the change are committed
@@ -54,7 +55,7 @@ export type Changes = FieldChanges & { restoredFrom?: bigint };
 /** One change to record: what was done to which subject, and by whom. */
 export type ActivityRecord = { action: ActivityAction; subjectKind: SubjectKind; subjectId: string; changes: Changes; by: Attribution };
 
-// Thirteen bound values a row: far below SQLite's limit of 32766 per statement.
+// On PostgreSQL, a few records bound as values: twelve bound values a row, far below its limit of 65535.
 const ROWS_PER_INSERT = 500;
 
 const COLUMNS = Prisma.raw(
@@ -70,8 +71,19 @@ function values(record: ActivityRecord): unknown[] {
   return [record.action, actor.kind, userId, tokenId, name, origin?.clientAddress ?? null, origin?.userAgent ?? null, origin?.requestId ?? null, record.subjectKind, record.subjectId, stringifyExactJson(record.changes)];
 }
 
+// SQLite reads a record's values but the time from its row of the JSON array recordActivity binds.
+const SQLITE_JSON_VALUES = Prisma.raw(Array.from({ length: 11 }, (_, index) => `json_extract("value", '$[${index}]')`).join(", "));
+
 /** Records `records` in `client`'s transaction, all at `occurredAt`, in their order (ids count up). */
 export async function recordActivity(client: Prisma.TransactionClient, records: readonly ActivityRecord[], occurredAt = new Date()): Promise<void> {
+  if (records.length === 0) return;
+  if (env().database.provider === "sqlite") {
+    // One statement, whatever the number of records, with two bound values: the records travel as one JSON
+    // array that SQLite reads in C. Eleven values bound a row cost a 1,000-plant batch half its speed.
+    const rows = JSON.stringify(records.map(values));
+    await client.$executeRaw`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ORDER BY "key"`;
+    return;
+  }
   for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
     const rows = records.slice(start, start + ROWS_PER_INSERT).map((record) => Prisma.sql`(${occurredAt}, ${Prisma.join(values(record))})`);
     await client.$executeRaw`INSERT INTO "activity" (${COLUMNS}) VALUES ${Prisma.join(rows)}`;
