@@ -110,6 +110,22 @@ describe("plants' activity", () => {
     ]);
   });
 
+  it("records each of many racing changes once, as the change it made: no record for a write that lost its race", async () => {
+    await createPlant({ id: 60n, name: "v0" }, TILL);
+    // Each change reads the plant and writes it only as read; a lost race writes nothing and tries again.
+    await Promise.all(Array.from({ length: 20 }, (_, n) => updatePlant(60n, ANA, () => ({ id: 60n, name: `racer ${n}` }))));
+    const [plant] = await db().plant.findMany({ where: { id: 60n } });
+    const changes = (await records(60n)).filter((entry) => entry.action === "plant.updated").reverse();
+    expect(changes).toHaveLength(plant!.version - 1);
+    // Oldest first, each change starts from the name the one before it left.
+    let name = "v0";
+    for (const change of changes) {
+      expect(change.changes.before).toEqual({ name });
+      name = change.changes.after!.name as string;
+    }
+    expect(name).toBe(plant!.name);
+  });
+
   it("records a change at the very time the plant says it changed", async () => {
     await createPlant({ id: 50n, name: "Basil" }, TILL);
     await updatePlant(50n, ANA, () => ({ id: 50n, name: "Thai basil" }));

@@ -91,6 +91,19 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
 }
 
 /**
+ * SQLite only: an INSERT that records `records` at `occurredAt` if, and only
+ * if, the statement run just before it on the connection wrote a row
+ * (changes(), which counts that statement's own rows, not its triggers'). Run
+ * right after a one-row UPDATE or DELETE in a batch transaction, so that the
+ * change and its record commit together without an interactive transaction's
+ * round trips through the client.
+ */
+export function recordIfWrittenSql(records: readonly ActivityRecord[], occurredAt: Date): Prisma.Sql {
+  const rows = JSON.stringify(records.map(values));
+  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) WHERE changes() > 0 ORDER BY "key"`;
+}
+
+/**
  * PostgreSQL only: an INSERT, for a WITH clause, that records those of
  * `records` whose subject the data-modifying query `written` (a CTE with an
  * id column) answered, at the time `at` (an expression over `written`'s

@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivity, recordWrittenSql } from "@/lib/activity/record";
+import { type ActivityRecord, recordActivity, recordIfWrittenSql, recordWrittenSql } from "@/lib/activity/record";
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
@@ -462,8 +462,10 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
  * Makes one plant's UPDATE or DELETE (`write`, matching at most one row) and,
  * if it matched, records it at `at`; answers the rows written. On PostgreSQL
  * the two are one statement (recordWrittenSql): atomic, without an
- * interactive transaction's four round trips. On SQLite they share a
- * transaction: one commit, one fsync.
+ * interactive transaction's four round trips. On SQLite they are two
+ * statements of one batch transaction, the record made only if the write
+ * matched (recordIfWrittenSql): one commit, one fsync, and none of an
+ * interactive transaction's work in the client.
  */
 async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date): Promise<number> {
   if (env().database.provider === "postgresql") {
@@ -474,11 +476,8 @@ async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date
       SELECT count(*)::int AS "written" FROM "written"`;
     return row!.written;
   }
-  return db().$transaction(async (tx) => {
-    const written = await tx.$executeRaw(write);
-    if (written > 0) await recordActivity(tx, [record], at);
-    return written;
-  });
+  const [written] = await db().$transaction([db().$executeRaw(write), db().$executeRaw(recordIfWrittenSql([record], at))]);
+  return written;
 }
 
 /** The fields a change changed, before and after: only those (a tag removed is null after). */
