@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, test } from "./fixtures";
 import { addPlants, type NewPlant } from "./plants";
 
 // The owners' Activity page (issue 22): every record, newest first, found by
@@ -191,19 +191,12 @@ test.describe("signed out", () => {
 test.describe("as staff who are not owners", () => {
   test.use({ storageState: SIGNED_OUT });
 
-  test("Activity is not there: no link, and 404 for the page and its CSV", async ({ browser, createUserWithCli }) => {
-    const staff = { email: `sol-${unique()}@plants.example`, name: "Sol Staff", role: "staff" as const, password: "a long enough passphrase for activity" };
-    await createUserWithCli(staff);
-    const context = await browser.newContext({ storageState: SIGNED_OUT });
-    const page = await context.newPage();
-    await page.goto("/sign-in");
-    await signIn(page, staff.email, staff.password);
-    await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+  test("Activity is not there: no link, and 404 for the page and its CSV", async ({ signedInNewAccount }) => {
+    const page = await signedInNewAccount({ email: `sol-${unique()}@plants.example`, name: "Sol Staff", role: "staff", password: "a long enough passphrase for activity" });
     await expect(navLink(page, "Activity")).toHaveCount(0);
     expect((await page.request.get("/activity")).status()).toBe(404);
     expect((await page.request.get("/activity.csv", { headers: SAME_ORIGIN })).status()).toBe(404);
     await page.goto("/activity");
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
-    await context.close();
   });
 });

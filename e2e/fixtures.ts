@@ -1,6 +1,6 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, type BrowserContext, expect, type Page } from "@playwright/test";
 import { runCli } from "../test/support/cli";
 import type { E2eDatabase } from "../test/support/e2e-databases";
 import { queryDatabaseAt } from "../test/support/test-database";
@@ -14,6 +14,8 @@ type Fixtures = {
   ownerState: string;
   /** Makes an account with the operator's CLI against this app's database, password on stdin. */
   createUserWithCli: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<void>;
+  /** Makes an account with the CLI and signs it in, in a browser context of its own (closed after the test): its page, at the plant list. */
+  signedInNewAccount: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<Page>;
   /** Runs SQL on this app's database ($1, $2... placeholders), to set up what no page can (an endpoint the app disabled, say). */
   sql: (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 };
@@ -37,6 +39,20 @@ export const test = base.extend<Fixtures, { database: E2eDatabase }>({
       const run = await runCli("user", args, { database, stdin: `${user.password}\n` });
       expect(run, "user CLI").toMatchObject({ code: 0 });
     }),
+  signedInNewAccount: async ({ browser, createUserWithCli }, provide) => {
+    const contexts: BrowserContext[] = [];
+    await provide(async (user) => {
+      await createUserWithCli(user);
+      const context = await browser.newContext({ storageState: SIGNED_OUT });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto("/sign-in");
+      await signIn(page, user.email, user.password);
+      await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+      return page;
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
   sql: async ({ database }, provide) => provide((statement, params) => queryDatabaseAt(database.provider, database.env.DATABASE_URL!, statement, params)),
 });
 

@@ -1,5 +1,5 @@
-import type { Browser, Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, test } from "./fixtures";
 
 // Webhooks in the staff app (issue 9): owners add endpoints, see each secret
 // once, steer them and their deliveries, and are told when the app disabled
@@ -33,16 +33,6 @@ function endpointCard(page: Page, url: string) {
   return page.getByRole("listitem").filter({ has: page.getByRole("link", { name: url, exact: true }) });
 }
 
-async function signedInStaff(browser: Browser, createUserWithCli: (user: { email: string; name: string; role: "staff"; password: string }) => Promise<void>, email: string) {
-  const staff = { email, name: "Wes Staff", role: "staff" as const, password: "staff passphrase, long enough" };
-  await createUserWithCli(staff);
-  const context = await browser.newContext({ storageState: SIGNED_OUT });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await signIn(page, staff.email, staff.password);
-  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
-  return { context, page };
-}
 
 test("an owner adds an endpoint, sees its secret once, and finds it listed", async ({ page, context }) => {
   const url = "http://127.0.0.1:9/e2e/added";
@@ -169,18 +159,17 @@ test("the form explains what is missing, and shows the server's reason when the 
 test.describe("as staff who are not owners", () => {
   test.use({ storageState: SIGNED_OUT });
 
-  test("webhooks are not there: no link, and 404 for the pages", async ({ browser, createUserWithCli }) => {
-    const { context, page } = await signedInStaff(browser, createUserWithCli, "wes@plants.example");
+  test("webhooks are not there: no link, and 404 for the pages", async ({ signedInNewAccount }) => {
+    const page = await signedInNewAccount({ email: "wes@plants.example", name: "Wes Staff", role: "staff", password: "staff passphrase, long enough" });
     await expect(navLink(page, "Webhooks")).toHaveCount(0);
     expect((await page.request.get("/webhooks")).status()).toBe(404);
     await page.goto("/webhooks");
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     expect((await page.request.get("/webhooks/any-id")).status()).toBe(404);
-    await context.close();
   });
 });
 
-test("owners are told when the app disabled an endpoint by itself, until it is enabled again", async ({ page, sql, browser, createUserWithCli }) => {
+test("owners are told when the app disabled an endpoint by itself, until it is enabled again", async ({ page, sql, signedInNewAccount }) => {
   const url = "http://127.0.0.1:9/e2e/gone";
   const { id } = await addEndpoint(page, url);
   // As the delivery worker does when a receiver answers 410 Gone.
@@ -193,9 +182,8 @@ test("owners are told when the app disabled an endpoint by itself, until it is e
   await expect(notice).toContainText(`${url}: the receiver answered 410 Gone`);
   await expectNoAxeViolations(page);
 
-  const { context, page: staffPage } = await signedInStaff(browser, createUserWithCli, "sol@plants.example");
+  const staffPage = await signedInNewAccount({ email: "sol@plants.example", name: "Wes Staff", role: "staff", password: "staff passphrase, long enough" });
   await expect(staffPage.getByText("Plant Store disabled")).toHaveCount(0);
-  await context.close();
 
   await notice.getByRole("link", { name: url }).click();
   await expect(page).toHaveURL(new RegExp(`/webhooks/${id}$`));
