@@ -80,8 +80,7 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
   if (env().database.provider === "sqlite") {
     // One statement, whatever the number of records, with two bound values: the records travel as one JSON
     // array that SQLite reads in C. Eleven values bound a row cost a 1,000-plant batch half its speed.
-    const rows = JSON.stringify(records.map(values));
-    await client.$executeRaw`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ORDER BY "key"`;
+    await client.$executeRaw(sqliteRecordSql(records, occurredAt, Prisma.empty));
     return;
   }
   for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
@@ -99,8 +98,13 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
  * round trips through the client.
  */
 export function recordIfWrittenSql(records: readonly ActivityRecord[], occurredAt: Date): Prisma.Sql {
+  return sqliteRecordSql(records, occurredAt, Prisma.sql`WHERE changes() > 0`);
+}
+
+/** SQLite's INSERT of `records` at `occurredAt` from one JSON array, in their order, where `condition` (a WHERE clause, or nothing) holds. */
+function sqliteRecordSql(records: readonly ActivityRecord[], occurredAt: Date, condition: Prisma.Sql): Prisma.Sql {
   const rows = JSON.stringify(records.map(values));
-  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) WHERE changes() > 0 ORDER BY "key"`;
+  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ${condition} ORDER BY "key"`;
 }
 
 /**
@@ -108,8 +112,9 @@ export function recordIfWrittenSql(records: readonly ActivityRecord[], occurredA
  * `records` whose subject the data-modifying query `written` (a CTE with an
  * id column) answered, at the time `at` (an expression over `written`'s
  * columns). So a change and its record are one statement, atomic without a
- * transaction's round trips. The records travel as one JSON parameter, not
- * eleven a row: binding is most of what a parameter costs the app.
+ * transaction's round trips. One record binds its values; more travel as one
+ * JSON parameter, not eleven a row: binding is most of what a parameter costs
+ * the app.
  */
 export function recordWrittenSql(records: readonly ActivityRecord[], written: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
   if (records.length === 1) {
