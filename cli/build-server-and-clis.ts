@@ -18,7 +18,7 @@ import { build, type BuildOptions } from "esbuild";
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** Each is cli/<name>.ts; cli/launch.mjs runs the compiled one by the same name. */
-const CLIS = ["token", "user", "webhook", "activity", "webhook-worker", "db-migrate"];
+const CLIS = ["token", "user", "webhook", "activity", "webhook-worker", "db-migrate", "db"];
 
 const FOR_NODE: BuildOptions = {
   outExtension: { ".js": ".mjs" },

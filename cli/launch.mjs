@@ -1,4 +1,4 @@
-// npm run token|user|webhook|activity|worker|db:migrate (`exec node cli/launch.mjs <name> ...`):
+// npm run token|user|webhook|activity|worker|db|db:migrate (`exec node cli/launch.mjs <name> ...`):
 // runs the operator CLI as `npm run build` compiled it, .next/plant-store-cli/<name>.mjs,
 // with Node alone; before a build, cli/<name>.ts through tsx. Plain JavaScript,
 // so that choosing costs no compiler (issue 20).

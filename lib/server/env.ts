@@ -88,6 +88,23 @@ const retentionSchema = z.string().transform((text, ctx): number | null => {
   return durationMs;
 });
 
+/**
+ * How often the scheduled backups run: a duration with its unit (1h, 30m,
+ * 1d; ms's syntax), at least ten seconds. A bare number is refused: ms would
+ * read it as milliseconds, and the app would do nothing but back up.
+ */
+const backupIntervalSchema = z.string().transform((text, ctx): number => {
+  const value = text.trim().toLowerCase();
+  const durationMs = /^\d+(\.\d+)?\s*[a-z]+$/.test(value) ? (ms(value as ms.StringValue) as number | undefined) : undefined;
+  if (durationMs === undefined || !(durationMs >= 10_000)) {
+    ctx.addIssue({ code: "custom", message: "must be a duration of at least ten seconds with its unit, such as 1h, 30m or 1d" });
+    return z.NEVER;
+  }
+  return durationMs;
+});
+
+const KEEP_RULE = "must be a whole number of backups, at least 1";
+
 // With PostgreSQL the app may run as several instances, and each must hold
 // the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
@@ -153,6 +170,11 @@ const variablesSchema = z.object({
     // (90 days by default). Unset, the sign-ins' period follows a shorter ACTIVITY_RETENTION down.
     ACTIVITY_RETENTION: retentionSchema.default(400 * DAY_MS),
     ACTIVITY_SIGN_IN_RETENTION: retentionSchema.optional(),
+    // Scheduled backups of a SQLite database (issue 23): a checked copy into BACKUP_DIR every
+    // BACKUP_INTERVAL, the newest BACKUP_KEEP kept. Off unless BACKUP_DIR is set.
+    BACKUP_DIR: z.string().min(1).optional(),
+    BACKUP_INTERVAL: backupIntervalSchema.default(HOUR_MS),
+    BACKUP_KEEP: z.coerce.number({ error: KEEP_RULE }).int(KEEP_RULE).min(1, KEEP_RULE).default(24),
   });
 
 /** Every variable the app reads (.env.example documents each; a test keeps the two in step). */
@@ -184,6 +206,14 @@ const envSchema = variablesSchema
       const missing = (["MAIL_FROM", "NEXTAUTH_URL"] as const).filter((name) => vars[name] === undefined);
       for (const name of missing) ctx.addIssue({ code: "custom", path: [name], message: `must be set when SMTP_URL is: ${needs[name]}` });
       if (missing.length > 0) return z.NEVER;
+    }
+    if (database.provider === "postgresql" && vars.BACKUP_DIR !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BACKUP_DIR"],
+        message: "backs up a SQLite database; this one is PostgreSQL, which pg_dump backs up (npm run --silent db -- backup shows the command)",
+      });
+      return z.NEVER;
     }
     // A sign-in is a record like any other: ACTIVITY_RETENTION removes it at the latest. A longer period set
     // for sign-ins could not be kept, and starting with it would hide the operator's mistake.
@@ -240,6 +270,10 @@ const envSchema = variablesSchema
         recordsMs: vars.ACTIVITY_RETENTION,
         signInsMs: signIns === undefined ? shorterRetention(90 * DAY_MS, vars.ACTIVITY_RETENTION) : signIns,
       },
+      /** Where the CLI's backups go unless it is given a file, and the scheduled ones; null: DATA_DIR/backups, and none scheduled. */
+      backupDir: vars.BACKUP_DIR === undefined ? null : path.resolve(vars.BACKUP_DIR),
+      /** The scheduled backups, when BACKUP_DIR is set: every intervalMs, the newest `keep` kept. */
+      backupSchedule: vars.BACKUP_DIR === undefined ? null : { intervalMs: vars.BACKUP_INTERVAL, keep: vars.BACKUP_KEEP },
     };
   });
 

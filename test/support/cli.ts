@@ -16,7 +16,7 @@ import type { TestDatabase } from "./test-database";
 
 const ROOT = process.cwd();
 
-export type CliName = "token" | "user" | "webhook" | "activity" | "db:migrate" | "worker";
+export type CliName = "token" | "user" | "webhook" | "activity" | "db:migrate" | "db" | "worker";
 export type CliRun = { code: number; stdout: string; stderr: string };
 
 /** Node's arguments in `npm run <name>`'s script, `exec node <arguments>` (as the start script is). */

@@ -1,0 +1,21 @@
+// npm run --silent db -- <command>: the operator's tools for the database as
+// a whole (issue 23): a backup of the live SQLite database, a restore into a
+// stopped app, and a copy into an empty database of either engine. Each
+// command is a module of cli/db/, loaded only when asked for.
+import { runCli, UsageError } from "@/cli/run-cli";
+
+const USAGE = `usage:
+  db backup [FILE]       a checked copy of the live SQLite database (the app may be running);
+                         FILE defaults to BACKUP_DIR (or DATA_DIR/backups)/plant-store-<time>-manual.db;
+                         on PostgreSQL, prints the pg_dump command to use instead`;
+
+const COMMANDS: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
+  backup: () => import("@/cli/db/backup"),
+};
+
+runCli("db", USAGE, async () => {
+  const [command, ...args] = process.argv.slice(2);
+  const load = command === undefined ? undefined : COMMANDS[command];
+  if (!load) throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  await (await load()).run(args);
+});

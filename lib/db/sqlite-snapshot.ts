@@ -1,0 +1,96 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
+
+// A consistent copy of a live SQLite database (issue 23), for `db backup` and
+// the scheduled backups. VACUUM INTO reads the database in one read
+// transaction, so the copy is the database as it was when the copy began
+// (every commit before it, none after), and in WAL mode a reader neither waits
+// for nor blocks the writer: the app goes on writing while it runs. It runs on
+// a worker thread with a connection of its own, as the checkpoints do
+// (lib/db/sqlite-checkpoints.ts): a million plants take seconds to copy, which
+// on the event loop would be seconds of every request waiting. (SQLite's
+// online backup API would start over each time another connection wrote, so
+// under steady writes it might never end.)
+//
+// The copy is written beside its destination under a .partial name, checked
+// with PRAGMA integrity_check, flushed to disk, and only then renamed into
+// place: a file by the destination's name is always a whole, checked backup.
+
+// The worker's whole program, CommonJS run by Node itself: Next never bundles it.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const source = new Database(workerData.source, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
+try {
+  source.prepare("VACUUM INTO ?").run(workerData.partial);
+} finally {
+  source.close();
+}
+const copy = new Database(workerData.partial, { readonly: true, fileMustExist: true });
+try {
+  parentPort.postMessage(copy.pragma("integrity_check(20)").map((row) => row.integrity_check));
+} finally {
+  copy.close();
+}
+`;
+
+export type Snapshot = { file: string; bytes: number; durationMs: number };
+
+export class SnapshotError extends Error {
+  override name = "SnapshotError";
+}
+
+/** Copies the SQLite database at `databasePath` to `file` (which must not exist), checked and on disk; `file`'s folder must exist. */
+export async function snapshotSqlite(databasePath: string, file: string): Promise<Snapshot> {
+  const started = performance.now();
+  const partial = `${file}.partial`;
+  // A .partial left by a process that died mid-copy is no one's: VACUUM INTO refuses a file that exists.
+  rmSync(partial, { force: true });
+  try {
+    const problems = await inWorker(databasePath, partial);
+    if (problems.length !== 1 || problems[0] !== "ok") {
+      throw new SnapshotError(`the copy failed SQLite's integrity check: ${problems.join("; ")}`);
+    }
+    flush(partial);
+    renameSync(partial, file);
+    flush(path.dirname(file));
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return { file, bytes: statSync(file).size, durationMs: performance.now() - started };
+}
+
+/** Checks a SQLite file as restore does before it uses one: the lines of PRAGMA integrity_check, ["ok"] when sound. */
+export async function checkSqliteFile(file: string): Promise<string[]> {
+  const Database = (await import("better-sqlite3")).default;
+  const connection = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (connection.pragma("integrity_check(20)") as { integrity_check: string }[]).map((row) => row.integrity_check);
+  } finally {
+    connection.close();
+  }
+}
+
+function inWorker(source: string, partial: string): Promise<string[]> {
+  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, source, partial, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS } });
+  return new Promise((resolve, reject) => {
+    let answer: string[] | undefined;
+    worker.once("message", (problems: string[]) => (answer = problems));
+    worker.once("error", (error) => reject(new SnapshotError(error.message)));
+    worker.once("exit", (code) => (answer ? resolve(answer) : reject(new SnapshotError(`the copying thread stopped (exit code ${code})`))));
+  });
+}
+
+/** fsync of a file or a folder (a rename is durable once its folder is flushed). */
+function flush(target: string): void {
+  const descriptor = openSync(target, "r");
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
