@@ -24,6 +24,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what a server, a browser or a worker does in its own time: under the
+    // whole suite's load that took longer than the default second (a server action's answer, seen in CI).
+    expect: { poll: { timeout: 15_000 } },
     // Two cores: more files at once only make the servers under test slower.
     maxWorkers: 2,
     projects: [

@@ -38,7 +38,7 @@ const STAGES: Stage[] = [
   { script: "test:cli", after: ["build"], waits: ["test:e2e"] },
 ];
 
-type Outcome = { status: "passed" | "failed" | "not run"; seconds: number };
+type Outcome = { status: "passed" | "failed" | "not run"; seconds: number; output?: string };
 
 const started = Date.now();
 const outcomes = new Map<string, Outcome>();
@@ -68,10 +68,11 @@ function run(stage: Stage): Promise<void> {
   return new Promise((resolve) => {
     child.on("close", (code) => {
       running.delete(stage.script);
-      const outcome: Outcome = { status: code === 0 ? "passed" : "failed", seconds: seconds(since) };
+      const text = Buffer.concat(output);
+      const outcome: Outcome = { status: code === 0 ? "passed" : "failed", seconds: seconds(since), ...(code !== 0 && { output: text.toString("utf8") }) };
       outcomes.set(stage.script, outcome);
       process.stdout.write(`\n──── ${stage.script}: ${outcome.status} in ${outcome.seconds.toFixed(1)} s ────\n`);
-      process.stdout.write(Buffer.concat(output));
+      process.stdout.write(text);
       process.stdout.write("\n");
       resolve();
     });
@@ -99,6 +100,22 @@ async function runAll(): Promise<void> {
   }
 }
 
+// The lines that name a failed test: Vitest's "FAIL  <project> <file> > <test>", Playwright's "  1) [project] › <file>:<line> › <test>".
+const FAILURE_LINE = /^\s*(FAIL\s|\d+\) \[)/;
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** The failed tests again, after every stage's output: a log read from its end (CI's) shows them without scrolling back. */
+function failures(): void {
+  for (const { script } of STAGES) {
+    const output = outcomes.get(script)?.output;
+    if (output === undefined) continue;
+    const lines = [...new Set(output.replace(ANSI, "").split("\n").filter((line) => FAILURE_LINE.test(line)).map((line) => line.trim()))];
+    process.stdout.write(`\n${script} failed${lines.length > 0 ? ":" : " (its output above says why)"}\n`);
+    for (const line of lines.slice(0, 40)) process.stdout.write(`  ${line}\n`);
+    if (lines.length > 40) process.stdout.write(`  ... and ${lines.length - 40} more\n`);
+  }
+}
+
 function summary(): void {
   process.stdout.write("\nnpm test: stage        status    seconds\n");
   for (const { script } of STAGES) {
@@ -119,6 +136,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 void runAll().then(() => {
+  failures();
   summary();
   process.exitCode = !interrupted && [...outcomes.values()].every((outcome) => outcome.status === "passed") ? 0 : 1;
 });
