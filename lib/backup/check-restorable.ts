@@ -27,7 +27,19 @@ export type Restorable = {
  * RestoreRefusal when it is not one to restore.
  */
 export async function checkRestorable(copy: string, label: string): Promise<Restorable> {
-  toOneFile(copy, label);
+  try {
+    return await inspect(copy, label);
+  } catch (error) {
+    // Damage SQLite meets before its integrity check can report it (in the schema, say) is as much damage.
+    const code = error instanceof Error && "code" in error ? String(error.code) : "";
+    if (code === "SQLITE_NOTADB") throw new RestoreRefusal(`${label} is not a SQLite database`);
+    if (code.startsWith("SQLITE_CORRUPT")) throw new RestoreRefusal(`${label} is damaged: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+async function inspect(copy: string, label: string): Promise<Restorable> {
+  toOneFile(copy);
   const problems = await checkSqliteFile(copy);
   if (problems.length !== 1 || problems[0] !== "ok") {
     throw new RestoreRefusal(`${label} is damaged: SQLite's integrity check found ${problems.slice(0, 5).join("; ")}`);
@@ -63,18 +75,12 @@ export async function checkRestorable(copy: string, label: string): Promise<Rest
   }
 }
 
-/** Takes the copy out of WAL mode (SQLite folds a -wal beside it into it and removes it), answering what SQLite makes of the file. */
-function toOneFile(copy: string, label: string): void {
-  let connection: Database.Database | undefined;
+/** Takes the copy out of WAL mode: SQLite folds a -wal beside it into it and removes it. */
+function toOneFile(copy: string): void {
+  const connection = new Database(copy, { fileMustExist: true, timeout: 0 });
   try {
-    connection = new Database(copy, { fileMustExist: true, timeout: 0 });
     connection.pragma("journal_mode = DELETE");
-  } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "";
-    if (code === "SQLITE_NOTADB") throw new RestoreRefusal(`${label} is not a SQLite database`);
-    if (code.startsWith("SQLITE_CORRUPT")) throw new RestoreRefusal(`${label} is damaged: ${error instanceof Error ? error.message : String(error)}`);
-    throw error;
   } finally {
-    connection?.close();
+    connection.close();
   }
 }
