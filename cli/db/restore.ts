@@ -23,7 +23,7 @@ export async function run(args: string[]): Promise<void> {
   const restored = await restoreSqlite(database.path, file);
   const pending = restored.pendingMigrations.length;
   process.stdout.write(
-    `restored ${restored.databasePath} from ${restored.backupFile} (${describeSize(restored.bytes)}, ${restored.plants} ${restored.plants === 1 ? "plant" : "plants"}, checked; ` +
+    `restored ${restored.databasePath} from ${restored.backupFile} (${describeSize(restored.bytes)}, ${restored.plants.toLocaleString("en-US")} ${restored.plants === 1 ? "plant" : "plants"}, checked; ` +
       `migrations up to ${restored.latestMigration}${pending > 0 ? `, ${pending} newer applied when the app starts` : ""})\n` +
       (restored.replacedPath
         ? `the database it replaced is kept as ${restored.replacedPath}: remove it when you no longer need it (restoring it undoes this restore)\n`

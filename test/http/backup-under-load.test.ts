@@ -111,7 +111,7 @@ describe.skipIf(testDatabaseProvider() !== "sqlite")("a backup under write load"
     copyFileSync(path.join(store.dataDir, "auth-secret"), path.join(restoredStore.dataDir, "auth-secret"));
     const restore = await runCli("db", ["restore", backupFile], { database: restoredStore });
     expect(restore, restore.stderr).toMatchObject({ code: 0 });
-    expect(restore.stdout).toContain(`${inBackup.size} plants, checked`);
+    expect(restore.stdout).toContain(`${inBackup.size.toLocaleString("en-US")} plants, checked`);
     restoredApp = await startApp({ database: restoredStore });
     expect((await fetch(`${restoredApp.url}/readyz`)).status).toBe(200);
 
