@@ -7,10 +7,14 @@ import { runCli, UsageError } from "@/cli/run-cli";
 const USAGE = `usage:
   db backup [FILE]       a checked copy of the live SQLite database (the app may be running);
                          FILE defaults to BACKUP_DIR (or DATA_DIR/backups)/plant-store-<time>-manual.db;
-                         on PostgreSQL, prints the pg_dump command to use instead`;
+                         on PostgreSQL, prints the pg_dump command to use instead
+  db restore FILE        replaces the SQLite database of a stopped app with the backup FILE, after checking it;
+                         the replaced database is kept beside it as <database>.replaced-<time>;
+                         on PostgreSQL, prints the pg_restore commands to use instead`;
 
 const COMMANDS: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   backup: () => import("@/cli/db/backup"),
+  restore: () => import("@/cli/db/restore"),
 };
 
 runCli("db", USAGE, async () => {

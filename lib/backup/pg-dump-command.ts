@@ -12,6 +12,7 @@ export function pgDumpCommand(url: string, file: string): string {
   return hadPassword ? `${command}\n  (the password is left out: give it in PGPASSWORD or ~/.pgpass)` : command;
 }
 
-function shellQuote(text: string): string {
+/** A word for a POSIX shell, quoted only when it must be. */
+export function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
