@@ -9,10 +9,14 @@ export type BackupKind = "scheduled" | "manual";
 
 const SCHEDULED = /^plant-store-\d{8}T\d{6}Z\.db$/;
 
+/** A UTC time to the second in ISO 8601's basic format, 20261126T023000Z: sorts as it reads, and is safe in any file name. */
+export function utcStamp(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+}
+
 /** The file name of a backup taken at `at`. */
 export function backupFileName(at: Date, kind: BackupKind): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
-  return `plant-store-${stamp}${kind === "manual" ? "-manual" : ""}.db`;
+  return `plant-store-${utcStamp(at)}${kind === "manual" ? "-manual" : ""}.db`;
 }
 
 /** Whether a file name is one the scheduled backups gave (and BACKUP_KEEP may remove). */

@@ -1,7 +1,8 @@
 import { chownSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { utcStamp } from "@/lib/backup/backup-files";
 import { checkRestorable, type Restorable, RestoreRefusal } from "@/lib/backup/check-restorable";
-import { flushToDisk } from "@/lib/backup/flush-to-disk";
+import { flushToDisk } from "@/lib/db/flush-to-disk";
 import { takeSoleUse } from "@/lib/db/sqlite-sole-use";
 
 // db restore (issue 23): replaces the SQLite database of a stopped app with a
@@ -79,9 +80,4 @@ export async function restoreSqlite(databasePath: string, backupFile: string, no
 function keepOwnership(file: string, replaced: { mode: number; uid: number; gid: number }): void {
   chmodSync(file, replaced.mode & 0o7777);
   if (process.getuid?.() === 0) chownSync(file, replaced.uid, replaced.gid);
-}
-
-/** ISO 8601 basic UTC time to the second, as backups are named (lib/backup/backup-files.ts). */
-function utcStamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
 }

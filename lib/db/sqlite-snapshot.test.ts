@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -32,6 +32,8 @@ describe.skipIf(testDatabaseProvider() !== "sqlite")("a SQLite snapshot", () => 
 
     expect(snapshot.file).toBe(file);
     expect(snapshot.bytes).toBeGreaterThan(0);
+    // Password hashes and sealed secrets are in it: the owner's alone.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(await checkSqliteFile(file)).toEqual(["ok"]);
     expect(readdirSync(folder).filter((name) => name.startsWith("backup.db"))).toEqual(["backup.db"]);
     const copy = new Database(file, { readonly: true });

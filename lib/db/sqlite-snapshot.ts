@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, renameSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { flushToDisk } from "@/lib/db/flush-to-disk";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 
 // A consistent copy of a live SQLite database (issue 23), for `db backup` and
@@ -54,9 +55,11 @@ export async function snapshotSqlite(databasePath: string, file: string): Promis
     if (problems.length !== 1 || problems[0] !== "ok") {
       throw new SnapshotError(`the copy failed SQLite's integrity check: ${problems.join("; ")}`);
     }
-    flush(partial);
+    // A backup holds password hashes, token records and sealed secrets: its owner's alone, wherever BACKUP_DIR is.
+    chmodSync(partial, 0o600);
+    flushToDisk(partial);
     renameSync(partial, file);
-    flush(path.dirname(file));
+    flushToDisk(path.dirname(file));
   } finally {
     rmSync(partial, { force: true });
   }
@@ -83,14 +86,4 @@ function inWorker(source: string, partial: string): Promise<string[]> {
     worker.once("error", (error) => reject(new SnapshotError(error.message)));
     worker.once("exit", (code) => (answer ? resolve(answer) : reject(new SnapshotError(`the copying thread stopped (exit code ${code})`))));
   });
-}
-
-/** fsync of a file or a folder (a rename is durable once its folder is flushed). */
-function flush(target: string): void {
-  const descriptor = openSync(target, "r");
-  try {
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
-  }
 }
