@@ -10,11 +10,16 @@ const USAGE = `usage:
                          on PostgreSQL, prints the pg_dump command to use instead
   db restore FILE        replaces the SQLite database of a stopped app with the backup FILE, after checking it;
                          the replaced database is kept beside it as <database>.replaced-<time>;
-                         on PostgreSQL, prints the pg_restore commands to use instead`;
+                         on PostgreSQL, prints the pg_restore commands to use instead
+  db copy --to <DATABASE_URL>
+                         copies everything the app keeps into an empty database of either engine
+                         (file:... or postgresql://...), migrated first (DATABASE_URL=<it> npm run db:migrate);
+                         verified table by table before it commits: interrupted, the target stays empty`;
 
 const COMMANDS: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   backup: () => import("@/cli/db/backup"),
   restore: () => import("@/cli/db/restore"),
+  copy: () => import("@/cli/db/copy"),
 };
 
 runCli("db", USAGE, async () => {

@@ -1,0 +1,140 @@
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { type Column, fromSqlite, sqliteColumnKind, toSqlite, type Value } from "@/lib/db/copy/cell-values";
+import { type CopyEnd, type CopySource, type CopyTarget, type EngineColumn, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
+import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
+import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
+
+// The copy's ends on SQLite (issue 23). The source is opened read-only, so
+// nothing the copy does can write to it, and read in one transaction: one
+// snapshot of every table, even with an app still writing beside it (WAL).
+// The target is written in one transaction (BEGIN IMMEDIATE: no other writer
+// meanwhile); killed before COMMIT, SQLite keeps none of it.
+
+// Foreign keys are checked as PostgreSQL checks them; a larger page cache (64 MB) keeps a million rows'
+// index pages in memory while they are written.
+const TARGET_PRAGMAS = "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536;";
+
+export function openSqliteSource(path: string): CopySource {
+  // readonly: SQLite itself refuses every write on this connection; fileMustExist: never a new empty file.
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  sqlite.defaultSafeIntegers(true);
+  // The snapshot begins at the transaction's first read, and every later read is of it.
+  sqlite.exec("BEGIN");
+  sqlite.prepare("SELECT count(*) FROM sqlite_master").get();
+  const end = sqliteEnd(sqlite, path);
+  return {
+    ...end,
+    async foreignKeys() {
+      const keys: ForeignKey[] = [];
+      for (const table of await end.tableNames()) {
+        const rows = sqlite.pragma(`foreign_key_list(${quoteName(table)})`) as { table: string; from: string; to: string }[];
+        for (const row of rows) keys.push({ table, column: row.from, parent: row.table, parentColumn: row.to });
+      }
+      return keys;
+    },
+    async danglingRows(key) {
+      return Number(sqlite.prepare(danglingRowsSql(key)).pluck().get());
+    },
+    async lastGeneratedId(table, column) {
+      const counter = sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as bigint | undefined;
+      const highest = sqlite.prepare(`SELECT max(${quoteName(column)}) FROM ${quoteName(table)}`).pluck().get() as bigint | null;
+      return laterId(counter ?? null, highest);
+    },
+    async close() {
+      if (sqlite.inTransaction) sqlite.exec("COMMIT");
+      sqlite.close();
+    },
+  };
+}
+
+/** The target: the SQLite file at `path`, which must exist (made and migrated by npm run db:migrate), or undefined if it does not. */
+export function openSqliteTarget(path: string): CopyTarget | undefined {
+  if (!existsSync(path)) return undefined;
+  const sqlite = new Database(path, { fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  sqlite.defaultSafeIntegers(true);
+  sqlite.exec(TARGET_PRAGMAS);
+  const end = sqliteEnd(sqlite, path);
+  const inserts = new Map<string, Database.Statement<unknown[]>>();
+  return {
+    ...end,
+    async unsuitable() {
+      return null;
+    },
+    async begin() {
+      // IMMEDIATE: the write lock now, so no other process writes between the emptiness check and COMMIT.
+      sqlite.exec("BEGIN IMMEDIATE");
+    },
+    async insert(table, columns, rows) {
+      let insert = inserts.get(table);
+      if (!insert) {
+        insert = sqlite.prepare(`INSERT INTO ${quoteName(table)} (${columns.map((column) => quoteName(column.name)).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+        inserts.set(table, insert);
+      }
+      const kinds = columns.map((column) => column.kind);
+      for (const row of rows) insert.run(...row.map((value, index) => toSqlite(kinds[index]!, value)));
+    },
+    async continueGeneratedIds(table, _column, last) {
+      // An AUTOINCREMENT table's counter is its row in sqlite_sequence, which SQLite already moved past
+      // every id inserted; it is raised to the source's where that was higher, and never lowered.
+      if (last === null) return;
+      const raised = sqlite.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?").run(last, table, last);
+      if (raised.changes === 0) sqlite.prepare("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)").run(table, last, table);
+    },
+    async commit() {
+      sqlite.exec("COMMIT");
+    },
+    async rollback() {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    },
+    async close() {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      sqlite.close();
+    },
+  };
+}
+
+/** What both ends read alike. */
+function sqliteEnd(sqlite: Database.Database, path: string): Omit<CopyEnd, "close"> {
+  return {
+    description: path,
+    async appliedMigrations() {
+      const migrated = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+      if (!migrated) return null;
+      return sqlite
+        .prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name")
+        .pluck()
+        .all() as string[];
+    },
+    async tableNames() {
+      // sqlite_sequence and the like are SQLite's own.
+      return sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
+    },
+    async columns(table) {
+      const info = sqlite.pragma(`table_info(${quoteName(table)})`) as { name: string; type: string }[];
+      return info.map((column) => ({ name: column.name, type: column.type, kind: sqliteColumnKind(column.type) ?? unknownType(table, column) }));
+    },
+    async rowCount(table) {
+      return Number(sqlite.prepare(`SELECT count(*) FROM ${quoteName(table)}`).pluck().get());
+    },
+    rows: (table, columns) => readRows(sqlite, table, columns),
+  };
+}
+
+function unknownType(table: string, column: { name: string; type: string }): never {
+  throw new Error(`${table}.${column.name} is declared ${column.type || "without a type"}, which the app's migrations never declare`);
+}
+
+async function* readRows(sqlite: Database.Database, table: string, columns: readonly Column[]): AsyncGenerator<Value[][]> {
+  const select = sqlite.prepare(`SELECT ${columns.map((column) => quoteName(column.name)).join(", ")} FROM ${quoteName(table)}`).raw(true);
+  const places = columns.map((column) => ({ table, column: column.name }));
+  let batch: Value[][] = [];
+  for (const raw of select.iterate() as IterableIterator<unknown[]>) {
+    batch.push(raw.map((cell, index) => fromSqlite(columns[index]!.kind, cell, places[index]!)));
+    if (batch.length === ROWS_PER_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
