@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { type Column, fromSqlite, sqliteColumnKind, toSqlite, type Value } from "@/lib/db/copy/cell-values";
-import { type CopyEnd, type CopySource, type CopyTarget, type EngineColumn, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
+import { type CopyEnd, type CopySource, type CopyTarget, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
 import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 
