@@ -1,0 +1,283 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { COPIED_TABLES } from "@/lib/db/copy/copied-tables";
+import type { DatabaseProvider } from "@/lib/db/database-url";
+import { migrate } from "@/lib/db/migrate";
+import { listMigrations } from "@/lib/db/migrations";
+import { appEnv } from "@/test/support/app-env";
+import { cliCommand, runCli, tokenCli } from "@/test/support/cli";
+import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { sqlTime } from "@/test/support/webhook-endpoints";
+
+// npm run --silent db -- copy --to <DATABASE_URL> (issue 23), as processes
+// against real databases. The SQLite project copies SQLite to SQLite; the
+// PostgreSQL project, every way PostgreSQL takes part (SQLite to it, it to
+// SQLite, and to itself). Each copy's target is compared with its source by
+// the test's own reads, not by the copy's checksums.
+
+const made: TestDatabase[] = [];
+afterAll(() => Promise.all(made.map((database) => database.drop())));
+
+async function fresh(provider: DatabaseProvider, migrated = true): Promise<TestDatabase> {
+  const database = await makeTestDatabase(provider);
+  made.push(database);
+  if (migrated) await migrate(database.config);
+  return database;
+}
+
+const PAIRS: [DatabaseProvider, DatabaseProvider][] =
+  testDatabaseProvider() === "sqlite"
+    ? [["sqlite", "sqlite"]]
+    : [
+        ["sqlite", "postgresql"],
+        ["postgresql", "sqlite"],
+        ["postgresql", "postgresql"],
+      ];
+
+const copy = (source: TestDatabase, args: string[]) => runCli("db", ["copy", ...args], { database: source });
+
+/** A store as the app and its CLIs leave it: an owner, an invitation, a token, an endpoint that wants plant.created, plants at the int64 edges with their outbox rows, a delivery sent, a plant changed, activity. */
+async function fillStore(database: TestDatabase): Promise<void> {
+  const cli = async (name: "user" | "webhook", args: string[], stdin?: string) => {
+    const run = await runCli(name, args, { database, stdin, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" } });
+    if (run.code !== 0) throw new Error(`${name} ${args.join(" ")}: ${run.stderr}`);
+  };
+  await cli("user", ["create", "--email", "ana@example.com", "--role", "owner", "--name", "Ana Łódź"], "a long enough passphrase\n");
+  await cli("user", ["invite", "--email", "ivy@example.com", "--role", "staff"]);
+  await tokenCli(database, ["create", "--name", "till", "--scope", "plants:write", "--expires", "30d"]);
+  await cli("webhook", ["create", "--url", "http://127.0.0.1:9/hooks", "--event", "plant.created"]);
+  // Straight in the database, as the app's own writes would leave them: the triggers write each plant's event and delivery.
+  await database.query("INSERT INTO plants (id, name, tag, created_at) VALUES ($1, $2, NULL, $3), ($4, $5, $6, $7), ($8, $9, $10, $11)", [
+    -9223372036854775808n,
+    "Lowest",
+    sqlTime(database, new Date("2026-11-26T10:00:00.001Z")),
+    9223372036854775807n,
+    "Ёлка 🌲 \"quoted\", 'single' \\ back",
+    "日本",
+    sqlTime(database, new Date("2026-11-26T10:00:00.002Z")),
+    9007199254740993n,
+    "Past 2^53",
+    "",
+    sqlTime(database, new Date("2026-11-26T10:00:00.999Z")),
+  ]);
+  // A column default's time, as a plant inserted by hand gets one (SQLite: 2026-11-26 12:00:00).
+  await database.query("INSERT INTO plants (id, name) VALUES (1, 'Fern')");
+  await database.query(`UPDATE plants SET name = 'Fern, repotted', version = 2, updated_at = $1 WHERE id = 1`, [sqlTime(database, new Date("2026-11-26T11:00:00.500Z"))]);
+  await database.query(
+    `UPDATE webhook_deliveries SET status = 'delivered', attempts = 1, last_status = 200, last_attempt_at = $1, delivered_at = $2
+     WHERE event_id = (SELECT id FROM webhook_events WHERE data LIKE '%Lowest%')`,
+    [sqlTime(database, new Date("2026-11-26T10:00:01.000Z")), sqlTime(database, new Date("2026-11-26T10:00:01.250Z"))],
+  );
+}
+
+type Cell = string | number | boolean | null;
+
+/** A table's rows, each value read by the test itself as the app means it (a time as Unix ms, a flag as a boolean, an integer as its decimal), sorted. */
+async function rowsOf(database: TestDatabase, table: string): Promise<string[]> {
+  const columns =
+    database.provider === "sqlite"
+      ? (await database.query<{ name: string; type: string }>(`PRAGMA table_info("${table}")`)).map((column) => ({ name: column.name, type: column.type }))
+      : await database.query<{ name: string; type: string }>(
+          "SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+          [table],
+        );
+  // PostgreSQL's values as text: no time zone or float on the way.
+  const select = columns.map((column) => (database.provider === "sqlite" ? `"${column.name}"` : `"${column.name}"::text AS "${column.name}"`)).join(", ");
+  const rows = await database.query<Record<string, unknown>>(`SELECT ${select} FROM "${table}"`);
+  const cell = (type: string, value: unknown): Cell => {
+    if (value === null) return null;
+    if (/^(DATETIME|timestamp)/.test(type)) {
+      if (typeof value === "bigint") return Number(value);
+      const text = String(value).replace(" ", "T");
+      return Date.parse(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
+    }
+    if (/^bool/i.test(type)) return value === 1n || value === "true";
+    return String(value);
+  };
+  return rows.map((row) => JSON.stringify(columns.map((column) => [column.name, cell(column.type, row[column.name])]))).sort();
+}
+
+async function everyTable(database: TestDatabase): Promise<Record<string, string[]>> {
+  const tables: Record<string, string[]> = {};
+  for (const table of COPIED_TABLES) tables[table] = await rowsOf(database, table);
+  return tables;
+}
+
+/** What reading the source could change: the SQLite file's bytes (and its WAL's), or every table's rows. */
+async function sourceState(database: TestDatabase): Promise<unknown> {
+  if (database.config.provider === "postgresql") return everyTable(database);
+  const file = database.config.path;
+  const hash = (file: string) => (existsSync(file) && readFileSync(file).length > 0 ? createHash("sha256").update(readFileSync(file)).digest("hex") : "none");
+  return { file: hash(file), wal: hash(`${file}-wal`) };
+}
+
+describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
+  it("copies every table the app keeps, verified table by table, as the app writes each engine, and leaves the source untouched", { timeout: 120_000 }, async () => {
+    const source = await fresh(from);
+    await fillStore(source);
+    const target = await fresh(to);
+    const before = await sourceState(source);
+
+    const run = await copy(source, ["--to", target.url]);
+    expect(run.stderr).toMatch(/^copying \d+ rows from .+ in one transaction; if interrupted, the target is left empty: run it again\n$/);
+    expect(run.code).toBe(0);
+    const counts = Object.fromEntries(await Promise.all(COPIED_TABLES.map(async (table) => [table, (await source.query(`SELECT * FROM "${table}"`)).length])));
+    expect(counts).toMatchObject({ users: 1, account_links: 1, api_tokens: 1, plants: 4, webhook_endpoints: 1, webhook_events: 4, webhook_deliveries: 4 });
+    for (const table of COPIED_TABLES) {
+      expect(run.stdout).toMatch(new RegExp(`^  ${table} +${counts[table]}  match( [0-9a-f]{16})?$`, "m"));
+    }
+    expect(run.stdout).toMatch(/^copied \d+ rows from .+ to .+ in [\d.]+ s \(copy [\d.]+ s, verification [\d.]+ s\), verified table by table and committed:$/m);
+    expect(run.stdout).toContain("not copied: _prisma_migrations (the target's own record of its migrations), rate_limits (rate-limit counters, which start afresh)");
+    expect(run.stdout).toContain("Start the app on the target with the same NEXTAUTH_SECRET");
+
+    expect(await everyTable(target)).toEqual(await everyTable(source));
+    expect(await sourceState(source)).toEqual(before);
+    // Pending deliveries stay pending: the worker on the target sends them.
+    expect(await target.query("SELECT status FROM webhook_deliveries WHERE status = 'pending'")).toHaveLength(3);
+    if (to === "sqlite") {
+      // Times in the adapter's own form, whatever form the source held (a column default's, say).
+      const times = await target.query<{ created_at: string }>("SELECT created_at FROM plants");
+      for (const { created_at } of times) expect(created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+    }
+
+    // The target's activity ids go on after the source's: the next record made there.
+    const [{ last }] = await source.query<{ last: bigint }>("SELECT max(id) AS last FROM activity") as [{ last: bigint }];
+    expect(run.stdout).toContain(`the target gives activity.id from ${BigInt(last) + 1n} on`);
+    await tokenCli(target, ["create", "--name", "after the move", "--scope", "plants:read", "--expires", "1d"]);
+    const [newest] = await target.query<{ id: bigint; action: string }>("SELECT id, action FROM activity ORDER BY id DESC LIMIT 1");
+    expect(newest).toEqual({ id: BigInt(last) + 1n, action: "token.created" });
+  });
+
+  it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", { timeout: 180_000 }, async () => {
+    const source = await fresh(from);
+    await fillManyPlants(source, 300_000);
+    const target = await fresh(to);
+
+    const running = startCopy(source, target.url);
+    await running.waitForStderr(/if interrupted, the target is left empty: run it again\n/);
+    // Rows are flowing: several seconds' worth of them, a moment in.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running.child.kill("SIGKILL");
+    const exit = await running.exit;
+    expect(exit).toEqual({ code: null, signal: "SIGKILL" });
+    expect(running.stdout()).toBe("");
+
+    for (const table of COPIED_TABLES) expect(await target.query(`SELECT 1 FROM "${table}" LIMIT 1`), table).toEqual([]);
+
+    const again = await copy(source, ["--to", target.url]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^  plants +300,000  match [0-9a-f]{16}$/m);
+    const [{ count }] = (await target.query<{ count: bigint | string }>("SELECT count(*) AS count FROM plants")) as [{ count: bigint | string }];
+    expect(BigInt(count)).toBe(300_000n);
+  });
+});
+
+async function fillManyPlants(database: TestDatabase, count: number): Promise<void> {
+  if (database.provider === "postgresql") {
+    await database.query("INSERT INTO plants (id, name, tag) SELECT n::bigint * 7919, 'Plant ' || n, CASE WHEN n % 3 = 0 THEN 'tag ' || (n % 50) END FROM generate_series(1, $1::int) AS n", [count]);
+    return;
+  }
+  // One transaction of prepared inserts: the test's own direct access opens a connection per statement.
+  await database.exec(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+     INSERT INTO plants (id, name, tag, created_at) SELECT i * 7919, 'Plant ' || i, CASE WHEN i % 3 = 0 THEN 'tag ' || (i % 50) END, strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now') FROM n`,
+  );
+}
+
+/** The copy as a process of its own, to be killed. */
+function startCopy(source: TestDatabase, to: string): { child: ChildProcess; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; stdout(): string; waitForStderr(pattern: RegExp): Promise<void> } {
+  const child = spawn(process.execPath, [...cliCommand("db"), "copy", "--to", to], { cwd: process.cwd(), env: appEnv(source), stdio: ["ignore", "pipe", "pipe"] });
+  let [stdout, stderr] = ["", ""];
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    exit,
+    stdout: () => stdout,
+    async waitForStderr(pattern) {
+      const deadline = Date.now() + 60_000;
+      while (!pattern.test(stderr)) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the copy did not start (exit ${child.exitCode}):\n${stderr}${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}
+
+describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
+  const provider = testDatabaseProvider();
+  const MIGRATE = /DATABASE_URL=\S+ npm run db:migrate/;
+
+  it("without --to, or with a URL that names no database", async () => {
+    const source = await fresh(provider);
+    expect(await copy(source, [])).toMatchObject({ code: 2, stderr: expect.stringContaining("db: copy needs --to <DATABASE_URL>, the database to copy into\nusage:") });
+    expect(await copy(source, ["--to", "mysql://127.0.0.1/plants"])).toMatchObject({ code: 2, stderr: expect.stringContaining("db: --to must be a SQLite file URL") });
+    expect(await copy(source, ["--to"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^db: Option '--to <value>' argument missing/) });
+    expect(await copy(source, ["--to", source.url])).toMatchObject({ code: 1, stderr: expect.stringContaining("the target is the configured database itself") });
+  });
+
+  it("a target that is not migrated, saying how to migrate it, without its password", async () => {
+    const source = await fresh(provider);
+    const target = await fresh(provider, false);
+    let url = target.url;
+    if (provider === "postgresql") {
+      // Trust authentication takes any password: one is given, to see that it is never printed.
+      const withPassword = new URL(url);
+      withPassword.password = "s3cret-pa55";
+      url = withPassword.href;
+    }
+    const run = await copy(source, ["--to", url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("s3cret-pa55");
+    if (target.config.provider === "sqlite") {
+      expect(run.stderr).toBe(`db: there is no database at ${target.config.path}; make it and migrate it first, then copy:\n\n  DATABASE_URL=${target.url} npm run db:migrate\n`);
+      expect(existsSync(target.config.path)).toBe(false);
+    } else {
+      const shown = url.replace("s3cret-pa55", "<password>");
+      expect(run.stderr).toContain(`is not migrated; migrate it first, then copy:\n\n  DATABASE_URL='${shown}' npm run db:migrate\n`);
+      expect(await target.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([]);
+    }
+  });
+
+  it("a target at another migration than the source", async () => {
+    const source = await fresh(provider);
+    const target = await fresh(provider, false);
+    const migrations = listMigrations(provider);
+    await migrate(target.config, migrations.slice(0, -1));
+    const run = await copy(source, ["--to", target.url]);
+    expect(run).toMatchObject({ code: 1, stderr: expect.stringContaining(`is at migration ${migrations.at(-2)!.name}, the source at ${migrations.at(-1)!.name}; migrate it first`) });
+    expect(run.stderr).toMatch(MIGRATE);
+  });
+
+  it("a target that holds rows, naming the tables that do, and leaves them as they were", async () => {
+    const source = await fresh(provider);
+    await source.query("INSERT INTO plants (id, name) VALUES (1, 'Fern')");
+    const target = await fresh(provider);
+    await tokenCli(target, ["create", "--name", "left over", "--scope", "plants:read", "--expires", "1d"]);
+    await target.query("INSERT INTO plants (id, name) VALUES (2, 'Ivy'), (3, 'Moss')");
+    const run = await copy(source, ["--to", target.url]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
+    expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
+  });
+
+  it("a source with rows whose foreign key names nothing, saying which and how to remove them", async () => {
+    const source = await fresh(provider);
+    const created = await runCli("user", ["create", "--email", "gone@example.com", "--role", "staff"], { database: source, stdin: "a long enough passphrase\n" });
+    expect(created.code).toBe(0);
+    await tokenCli(source, ["create", "--name", "orphan", "--scope", "plants:read", "--expires", "1d"]);
+    await source.query("UPDATE api_tokens SET owner_id = (SELECT id FROM users)");
+    await source.exec(`${provider === "sqlite" ? "PRAGMA foreign_keys = OFF" : "SET session_replication_role = replica"}; DELETE FROM users`);
+    const target = await fresh(provider);
+    const run = await copy(source, ["--to", target.url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "the source holds rows whose foreign key names nothing, which the target would refuse:\n" +
+        "  api_tokens.owner_id -> users: 1 row; the app ignores them. To remove them (the app stopped):\n" +
+        "    DELETE FROM api_tokens WHERE owner_id IS NOT NULL AND owner_id NOT IN (SELECT id FROM users);\n",
+    );
+  });
+});
