@@ -16,6 +16,8 @@ describe("a timestamp", () => {
     ["2026-11-26T13:30:00.123+01:30", NOON],
     ["2026-11-26T07:00:00.123-0500", NOON],
     ["2026-11-26 12:00:00.123", NOON],
+    ["2026-11-26T12:00:00.123", NOON],
+    ["2024-02-29T12:00:00.123+00:00", Date.UTC(2024, 1, 29, 12, 0, 0, 123)],
     ["2026-11-26T12:00:00.1239+00:00", NOON],
     ["2026-11-26 12:00:00", NOON - 123],
     ["2026-11-26 12:00", NOON - 123],
@@ -29,7 +31,7 @@ describe("a timestamp", () => {
     expect(fromSqlite("timestamp", BigInt(NOON), place)).toBe(NOON);
   });
 
-  it.each(["2026-02-30 12:00:00", "2026-11-26 24:00:00", "yesterday", "1795696055904", ""])("refuses %j, naming the column", (text) => {
+  it.each(["2026-02-30 12:00:00", "2026-02-29T12:00:00.000+00:00", "2026-11-26T12:00:0x.123+00:00", "2026-11-26 24:00:00", "yesterday", "1795696055904", ""])("refuses %j, naming the column", (text) => {
     expect(parseTimestampText(text)).toBeUndefined();
     expect(() => fromSqlite("timestamp", text, place)).toThrow(new UnreadableValueError(`plants.created_at holds ${JSON.stringify(text)}, which is not a timestamp as the app writes one`));
   });

@@ -248,15 +248,17 @@ async function checkEmpty(to: CopyTarget): Promise<void> {
 /** Streams one table from the source into the target, batch by batch, checksumming the source's rows as read. */
 async function copyTable(from: CopySource, to: CopyTarget, table: string, columns: TableColumns, copied: (done: number) => void): Promise<RowChecksum> {
   const checksum = new RowChecksum();
-  // The next batch is read while the last one is written: the source's read and the target's write overlap.
+  // The next batch is read, and handed to the target, while the last one is written: the source's read and
+  // the target's write overlap, and at most two batches are in memory.
   let writing: Promise<void> = Promise.resolve();
   for await (const batch of from.rows(table, columns.source)) {
     for (const values of batch) checksum.add(columns.source, values);
+    const next = to.insert(table, columns.target, batch);
+    // Awaited on the next turn or after the loop; a failure meanwhile is not an unhandled rejection.
+    next.catch(() => {});
     await writing;
     copied(checksum.rows - batch.length);
-    writing = to.insert(table, columns.target, batch);
-    // Awaited on the next turn or after the loop; a failure meanwhile is not an unhandled rejection.
-    writing.catch(() => {});
+    writing = next;
   }
   await writing;
   copied(checksum.rows);

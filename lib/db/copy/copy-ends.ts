@@ -44,6 +44,10 @@ export interface CopyTarget extends CopyEnd {
   unsuitable(): Promise<string | null>;
   /** Starts the one transaction the copy writes in, with `tables` kept from other writers until it ends. */
   begin(tables: readonly string[]): Promise<void>;
+  /**
+   * Writes the rows after every batch given before them. Called again before the last call's promise
+   * settles, so that the next batch is ready when the database is (the rows are encoded at the call).
+   */
   insert(table: string, columns: readonly EngineColumn[], rows: readonly Value[][]): Promise<void>;
   /** Makes the database's next generated id in the column come after `last` (and after every id the table holds). */
   continueGeneratedIds(table: string, column: string, last: bigint | null): Promise<void>;

@@ -73,6 +73,7 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
   const client = await connect(url);
   const end = postgresEnd(client, url);
   const inserts = new Map<string, string>();
+  let writing: Promise<void> = Promise.resolve();
   return {
     ...end,
     async unsuitable() {
@@ -89,7 +90,7 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       await client.query("SET LOCAL lock_timeout = '10s'");
       await client.query(`LOCK TABLE ${tables.map(quoteName).join(", ")} IN EXCLUSIVE MODE`);
     },
-    async insert(table, columns, rows) {
+    insert(table, columns, rows) {
       let sql = inserts.get(table);
       if (!sql) {
         // One statement a batch: each column travels as one array parameter, cast to the column's type.
@@ -98,8 +99,14 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
         sql = `INSERT INTO ${quoteName(table)} (${names}) SELECT * FROM unnest(${arrays})`;
         inserts.set(table, sql);
       }
-      const arrays = columns.map((column, index) => rows.map((row) => toPostgres(column.kind, row[index] ?? null)));
-      await client.query(sql, arrays);
+      // Encoded now, sent once the batch before it is written: the server goes from one batch to the next
+      // without waiting for this one to be encoded (about a seventh of a million plants' copy).
+      const arrays = columns.map((column, index) => arrayLiteral(rows.map((row) => toPostgres(column.kind, row[index] ?? null))));
+      const statement = sql;
+      // After a batch failed, the transaction is aborted: the batches after it are not sent.
+      const written = writing.then(() => client.query(statement, arrays)).then(() => {});
+      writing = written;
+      return written;
     },
     async continueGeneratedIds(table, column, last) {
       // setval(…, false) makes `next` the next id given; a sequence is not transactional, and one moved
@@ -113,9 +120,12 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       await client.query("COMMIT");
     },
     async rollback() {
+      // Once no batch is under way: one statement at a time on a connection.
+      await writing.catch(() => {});
       await client.query("ROLLBACK");
     },
     async close() {
+      await writing.catch(() => {});
       await client.end();
     },
   };
@@ -157,6 +167,22 @@ function postgresEnd(client: pg.Client, url: string): Omit<CopyEnd, "close"> {
     rows: (table, columns) => readRows(client, table, columns),
   };
 }
+
+/** A PostgreSQL array literal of the values, each element quoted (so NULL and spaces are text), as pg would make it. */
+export function arrayLiteral(values: readonly (string | boolean | null)[]): string {
+  let literal = "{";
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    if (index > 0) literal += ",";
+    if (value === null || value === undefined) literal += "NULL";
+    else if (typeof value === "boolean") literal += value ? "t" : "f";
+    else literal += `"${QUOTED_IN_ARRAY.test(value) ? value.replace(QUOTED_IN_ARRAY_ALL, "\\$&") : value}"`;
+  }
+  return `${literal}}`;
+}
+
+const QUOTED_IN_ARRAY = /["\\]/;
+const QUOTED_IN_ARRAY_ALL = /["\\]/g;
 
 /** The rows through a cursor in the transaction, a batch per FETCH: never the whole table in memory. */
 async function* readRows(client: pg.Client, table: string, columns: readonly EngineColumn[]): AsyncGenerator<Value[][]> {

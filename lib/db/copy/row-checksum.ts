@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Column, Value } from "@/lib/db/copy/cell-values";
 
 // A table's checksum for the copy's verification (issue 23): the sum, modulo
@@ -42,7 +42,8 @@ export class RowChecksum {
   rows = 0;
 
   add(columns: readonly Column[], values: readonly Value[]): void {
-    const digest = createHash("sha256").update(canonicalRow(columns, values), "utf8").digest("hex");
+    // One-shot and in hex: about twice as fast here as a Hash object, or a Buffer's words added up (Node 20).
+    const digest = hash("sha256", canonicalRow(columns, values), "hex");
     this.sum = (this.sum + BigInt(`0x${digest}`)) & MODULUS_MASK;
     this.rows++;
   }
