@@ -64,7 +64,7 @@ async function fillStore(database: TestDatabase): Promise<void> {
   ]);
   // A column default's time, as a plant inserted by hand gets one (SQLite: 2026-11-26 12:00:00).
   await database.query("INSERT INTO plants (id, name) VALUES (1, 'Fern')");
-  await database.query(`UPDATE plants SET name = 'Fern, repotted', version = 2, updated_at = $1 WHERE id = 1`, [sqlTime(database, new Date("2026-11-26T11:00:00.500Z"))]);
+  await database.query(`UPDATE plants SET name = 'Fern, repotted', tag = 'NULL', version = 2, updated_at = $1 WHERE id = 1`, [sqlTime(database, new Date("2026-11-26T11:00:00.500Z"))]);
   await database.query(
     `UPDATE webhook_deliveries SET status = 'delivered', attempts = 1, last_status = 200, last_attempt_at = $1, delivered_at = $2
      WHERE event_id = (SELECT id FROM webhook_events WHERE data LIKE '%Lowest%')`,
@@ -262,6 +262,25 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
     expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
+  });
+
+  it("to commit a target that does not read back as the source was read, leaving it empty", async () => {
+    const source = await fresh(provider);
+    await source.query("INSERT INTO plants (id, name) VALUES (1, 'Fern'), (2, 'Ivy')");
+    const target = await fresh(provider);
+    // A trigger added by hand that changes what is written: the copy's checksums catch it.
+    await target.exec(
+      provider === "sqlite"
+        ? `CREATE TRIGGER shout AFTER INSERT ON plants BEGIN UPDATE plants SET name = upper(NEW.name) WHERE rowid = NEW.rowid; END`
+        : `CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.name := upper(NEW.name); RETURN NEW; END $$;
+           CREATE TRIGGER shout BEFORE INSERT ON plants FOR EACH ROW EXECUTE FUNCTION shout()`,
+    );
+    const run = await copy(source, ["--to", target.url]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^  plants +2  DIFFERS: source 2 rows [0-9a-f]{16}, target 2 rows [0-9a-f]{16}$/m);
+    expect(run.stdout).toMatch(/^  users +0  match$/m);
+    expect(run.stderr).toMatch(/db: the copy did not verify \(plants differ\): nothing was committed, the target is as it was\n$/);
+    expect(await target.query("SELECT id FROM plants")).toEqual([]);
   });
 
   it("a source with rows whose foreign key names nothing, saying which and how to remove them", async () => {
