@@ -250,6 +250,13 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     const run = await copy(source, ["--to", target.url]);
     expect(run).toMatchObject({ code: 1, stderr: expect.stringContaining(`is at migration ${migrations.at(-2)!.name}, the source at ${migrations.at(-1)!.name}; migrate it first`) });
     expect(run.stderr).toMatch(MIGRATE);
+
+    // A source this build has not migrated yet: never migrated by the copy, which does not write to it.
+    const behind = await fresh(provider, false);
+    await migrate(behind.config, migrations.slice(0, -1));
+    const fromBehind = await copy(behind, ["--to", (await fresh(provider)).url]);
+    expect(fromBehind).toMatchObject({ code: 1, stderr: expect.stringContaining(`is at migration ${migrations.at(-2)!.name}, this build's latest is ${migrations.at(-1)!.name}`) });
+    expect(await behind.query('SELECT migration_name FROM "_prisma_migrations"')).toHaveLength(migrations.length - 1);
   });
 
   it("a target that holds rows, naming the tables that do, and leaves them as they were", async () => {

@@ -72,7 +72,7 @@ export async function copyDatabase(source: DatabaseConfig, target: CopyTargetCon
   try {
     const to = await openTarget(target);
     try {
-      return await copyBetween(from, to, target, progress);
+      return await copyBetween(from, to, { source, target }, progress);
     } finally {
       await to.close();
     }
@@ -100,8 +100,8 @@ function sameDatabase(a: DatabaseConfig, b: DatabaseConfig): boolean {
   return a.provider === b.provider && describeDatabase(a) === describeDatabase(b);
 }
 
-async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetConfig, progress: CopyProgress): Promise<CopyResult> {
-  await checkMigrations(from, to, target);
+async function copyBetween(from: CopySource, to: CopyTarget, configs: { source: DatabaseConfig; target: CopyTargetConfig }, progress: CopyProgress): Promise<CopyResult> {
+  await checkMigrations(from, to, configs);
   const unsuitable = await to.unsuitable();
   if (unsuitable) throw new CopyRefusedError(`the target ${to.description} cannot take the copy: ${unsuitable}`);
   const { columns, foreign } = await matchColumns(from, to);
@@ -128,21 +128,7 @@ async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetC
     const copyMs = performance.now() - copyStart;
 
     const verifyStart = performance.now();
-    const reports: TableReport[] = [];
-    for (const { table, rows } of totals) {
-      const read = await checksumOf(to, table, columns.get(table)!.target, (done) => progress.verifying?.(table, done, rows));
-      const written = sourceChecksums.get(table)!;
-      const report = {
-        table,
-        sourceRows: written.rows,
-        targetRows: read.rows,
-        sourceChecksum: written.hex(),
-        targetChecksum: read.hex(),
-        matches: written.rows === read.rows && written.hex() === read.hex(),
-      };
-      progress.verified?.(report);
-      reports.push(report);
-    }
+    const reports = await verify(to, totals, columns, sourceChecksums, progress);
     if (reports.some((report) => !report.matches)) throw new CopyVerificationError(reports);
     const verifyMs = performance.now() - verifyStart;
 
@@ -164,12 +150,39 @@ async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetC
   }
 }
 
+/** Reads each table back from the target, in its transaction, and compares it with the source's rows as they were read. */
+async function verify(
+  to: CopyTarget,
+  totals: readonly { table: string; rows: number }[],
+  columns: ReadonlyMap<string, TableColumns>,
+  sourceChecksums: ReadonlyMap<string, RowChecksum>,
+  progress: CopyProgress,
+): Promise<TableReport[]> {
+  const reports: TableReport[] = [];
+  for (const { table, rows } of totals) {
+    const read = await checksumOf(to, table, columns.get(table)!.target, (done) => progress.verifying?.(table, done, rows));
+    const written = sourceChecksums.get(table)!;
+    const report = {
+      table,
+      sourceRows: written.rows,
+      targetRows: read.rows,
+      sourceChecksum: written.hex(),
+      targetChecksum: read.hex(),
+      matches: written.rows === read.rows && written.hex() === read.hex(),
+    };
+    progress.verified?.(report);
+    reports.push(report);
+  }
+  return reports;
+}
+
 /** Both databases at exactly this build's migrations: the tables and columns copied are the ones it knows. */
-async function checkMigrations(from: CopySource, to: CopyTarget, target: CopyTargetConfig): Promise<void> {
-  const known = listMigrations(target.config.provider).map((migration) => migration.name);
-  const latest = (names: readonly string[]) => names.at(-1) ?? "none";
+async function checkMigrations(from: CopySource, to: CopyTarget, { source, target }: { source: DatabaseConfig; target: CopyTargetConfig }): Promise<void> {
+  const names = (provider: DatabaseConfig["provider"]) => listMigrations(provider).map((migration) => migration.name);
+  const latest = (applied: readonly string[]) => applied.at(-1) ?? "none";
   const sourceApplied = (await from.appliedMigrations()) ?? [];
-  if (!sameNames(sourceApplied, known)) {
+  if (!sameNames(sourceApplied, names(source.provider))) {
+    const known = names(source.provider);
     const unknown = sourceApplied.filter((name) => !known.includes(name));
     if (unknown.length > 0) throw new CopyRefusedError(`the source has migrations this build does not know (${unknown.join(", ")}): copy with the build that made them`);
     throw new CopyRefusedError(
@@ -177,6 +190,8 @@ async function checkMigrations(from: CopySource, to: CopyTarget, target: CopyTar
         "start the app on it once, or run npm run db:migrate with its configuration, then copy",
     );
   }
+  // Each engine has its own folder of migrations, under the same names (docs/development.md).
+  const known = names(target.config.provider);
   const targetApplied = await to.appliedMigrations();
   if (targetApplied !== null && sameNames(targetApplied, known)) return;
   const migrate = migrateCommand(target.config, target.url);
