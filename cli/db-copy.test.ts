@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { COPIED_TABLES } from "@/lib/db/copy/copied-tables";
 import type { DatabaseProvider } from "@/lib/db/database-url";
@@ -271,6 +273,19 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
   });
 
+  it("a target another process is writing to, once it has waited for it a while", { timeout: 60_000 }, async () => {
+    const source = await fresh(provider);
+    const target = await fresh(provider);
+    // An app's write under way on the target, held open.
+    const release = await holdWriteLock(target);
+    try {
+      const run = await copy(source, ["--to", target.url]);
+      expect(run).toMatchObject({ code: 1, stderr: expect.stringMatching(/^db: the target is in use: another process (held its write lock for 5 s|kept its tables for 10 s); stop what runs on it \(an app\?\), then copy\n$/) });
+    } finally {
+      await release();
+    }
+  });
+
   it("to commit a target that does not read back as the source was read, leaving it empty", async () => {
     const source = await fresh(provider);
     await source.query("INSERT INTO plants (id, name) VALUES (1, 'Fern'), (2, 'Ivy')");
@@ -307,3 +322,23 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     );
   });
 });
+
+/** Holds a write on the database until released, as an app's transaction would: SQLite's write lock, or a row lock's table lock on PostgreSQL. */
+async function holdWriteLock(database: TestDatabase): Promise<() => Promise<void>> {
+  if (database.config.provider === "sqlite") {
+    const sqlite = new Database(database.config.path);
+    sqlite.exec("BEGIN IMMEDIATE");
+    return async () => {
+      sqlite.exec("ROLLBACK");
+      sqlite.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query("BEGIN");
+  await client.query("INSERT INTO plants (id, name) VALUES (7, 'Being written')");
+  return async () => {
+    await client.query("ROLLBACK");
+    await client.end();
+  };
+}

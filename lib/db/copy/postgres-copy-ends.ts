@@ -88,7 +88,12 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       // EXCLUSIVE: others may read, no one else writes these tables until the copy commits or rolls back;
       // an app already running on the target makes the copy give up rather than wait on it.
       await client.query("SET LOCAL lock_timeout = '10s'");
-      await client.query(`LOCK TABLE ${tables.map(quoteName).join(", ")} IN EXCLUSIVE MODE`);
+      try {
+        await client.query(`LOCK TABLE ${tables.map(quoteName).join(", ")} IN EXCLUSIVE MODE`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== "55P03") throw error;
+        throw new Error("the target is in use: another process kept its tables for 10 s; stop what runs on it (an app?), then copy");
+      }
     },
     insert(table, columns, rows) {
       let sql = inserts.get(table);
@@ -100,7 +105,7 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
         inserts.set(table, sql);
       }
       // Encoded now, sent once the batch before it is written: the server goes from one batch to the next
-      // without waiting for this one to be encoded (about a seventh of a million plants' copy).
+      // without waiting while this one is encoded.
       const arrays = columns.map((column, index) => arrayLiteral(rows.map((row) => toPostgres(column.kind, row[index] ?? null))));
       const statement = sql;
       // After a batch failed, the transaction is aborted: the batches after it are not sent.
@@ -109,8 +114,8 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       return written;
     },
     async continueGeneratedIds(table, column, last) {
-      // setval(…, false) makes `next` the next id given; a sequence is not transactional, and one moved
-      // by a copy that was then interrupted is harmless: the next copy sets it again.
+      // setval(sequence, n, false): n is the next id given. A sequence is not transactional; one moved by
+      // a copy that was then interrupted is harmless: the next copy sets it again.
       await client.query(
         `SELECT setval(pg_get_serial_sequence($1, $2), greatest($3::bigint, (SELECT max(${quoteName(column)}) FROM ${quoteName(table)}), 0) + 1, false)`,
         [quoteName(table), column, last === null ? null : last.toString()],

@@ -77,7 +77,12 @@ export function openSqliteTarget(path: string): CopyTarget | undefined {
     },
     async begin() {
       // IMMEDIATE: the write lock now, so no other process writes between the emptiness check and COMMIT.
-      sqlite.exec("BEGIN IMMEDIATE");
+      try {
+        sqlite.exec("BEGIN IMMEDIATE");
+      } catch (error) {
+        if ((error as { code?: string }).code !== "SQLITE_BUSY") throw error;
+        throw new Error(`the target is in use: another process held its write lock for ${SQLITE_BUSY_TIMEOUT_MS / 1000} s; stop what runs on it (an app?), then copy`);
+      }
     },
     async insert(table, columns, rows) {
       // Many rows a statement: a statement's run costs more than its row's B-tree writes (a million
