@@ -21,20 +21,27 @@ import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 // place: a file by the destination's name is always a whole, checked backup.
 
 // The worker's whole program, CommonJS run by Node itself: Next never bundles it.
+// Its failures are sent as their messages: an error thrown out of a worker
+// reaches the parent by structured clone, which keeps a SqliteError's code and
+// drops its message ("unable to open database file", "database or disk is full").
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
-const source = new Database(workerData.source, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
 try {
-  source.prepare("VACUUM INTO ?").run(workerData.partial);
-} finally {
-  source.close();
-}
-const copy = new Database(workerData.partial, { readonly: true, fileMustExist: true });
-try {
-  parentPort.postMessage(copy.pragma("integrity_check(20)").map((row) => row.integrity_check));
-} finally {
-  copy.close();
+  const source = new Database(workerData.source, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
+  try {
+    source.prepare("VACUUM INTO ?").run(workerData.partial);
+  } finally {
+    source.close();
+  }
+  const copy = new Database(workerData.partial, { readonly: true, fileMustExist: true });
+  try {
+    parentPort.postMessage({ problems: copy.pragma("integrity_check(20)").map((row) => row.integrity_check) });
+  } finally {
+    copy.close();
+  }
+} catch (error) {
+  parentPort.postMessage({ failed: error instanceof Error ? error.message : String(error) });
 }
 `;
 
@@ -81,9 +88,12 @@ function inWorker(source: string, partial: string): Promise<string[]> {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, source, partial, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS } });
   return new Promise((resolve, reject) => {
-    let answer: string[] | undefined;
-    worker.once("message", (problems: string[]) => (answer = problems));
+    let answer: { problems: string[] } | { failed: string } | undefined;
+    worker.once("message", (message: typeof answer) => (answer = message));
     worker.once("error", (error) => reject(new SnapshotError(error.message)));
-    worker.once("exit", (code) => (answer ? resolve(answer) : reject(new SnapshotError(`the copying thread stopped (exit code ${code})`))));
+    worker.once("exit", (code) => {
+      if (answer && "problems" in answer) resolve(answer.problems);
+      else reject(new SnapshotError(answer?.failed ?? `the copying thread stopped (exit code ${code})`));
+    });
   });
 }

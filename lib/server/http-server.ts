@@ -5,6 +5,7 @@ import next from "next";
 import { startActivityRetention } from "@/lib/activity/retention";
 import { allowedMethods, operationPath } from "@/lib/api/operations";
 import { bearerChallenge } from "@/lib/auth/bearer-token";
+import { startScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { ApiError } from "@/lib/http/api-error";
 import { apiResource } from "@/lib/http/browser-pages";
@@ -93,6 +94,12 @@ export async function runServer(): Promise<void> {
   // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
   await listen(server, config, { port: "PORT", host: "HOST" });
+  // Once serving: a process that fails to start takes none. From the process that holds the
+  // database (env.ts refuses BACKUP_DIR with PostgreSQL, which pg_dump backs up).
+  const { database, backupDir, backupSchedule } = config;
+  if (database.provider === "sqlite" && backupDir !== null && backupSchedule !== null) {
+    startScheduledBackups({ databasePath: database.path, backupDir, dataDir: config.dataDir, ...backupSchedule });
+  }
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }

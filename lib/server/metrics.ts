@@ -66,3 +66,33 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export function metrics(): Metrics {
   return processGlobal("metrics", createMetrics);
 }
+
+/**
+ * The scheduled backups' metrics (issue 23), in the same registry, made only
+ * where scheduled backups run: elsewhere they are absent rather than zero, so
+ * that an alert on a backup older than it should be never fires on an
+ * instance that takes none (PostgreSQL, say).
+ */
+export function backupMetrics() {
+  return processGlobal("metrics.backups", () => {
+    const registers = [metrics().registry];
+    return {
+      lastSuccess: new Gauge({
+        name: "plant_store_backup_last_success_timestamp_seconds",
+        help: "When the last successful scheduled backup finished, in seconds since the Unix epoch",
+        registers,
+      }),
+      lastSize: new Gauge({ name: "plant_store_backup_last_size_bytes", help: "Size of the last successful scheduled backup, in bytes", registers }),
+      lastDuration: new Gauge({ name: "plant_store_backup_last_duration_seconds", help: "How long the last successful scheduled backup took, in seconds", registers }),
+      lastRunSuccess: new Gauge({ name: "plant_store_backup_last_run_success", help: "Whether the last scheduled backup attempt succeeded: 1, or 0 if it failed", registers }),
+      runs: new Counter({
+        name: "plant_store_backups_total",
+        help: "Scheduled backup attempts since this process started, by outcome: succeeded or failed",
+        labelNames: ["outcome"] as const,
+        registers,
+      }),
+    };
+  });
+}
+
+export type BackupMetrics = ReturnType<typeof backupMetrics>;

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { ActivityRetention } from "@/lib/activity/retention";
+import { stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
@@ -19,7 +20,10 @@ import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 // cut and it exits 1. The webhook worker stops claiming at the same moment
 // the port closes; its attempts in flight get half the deadline to finish,
 // then are cut short and their deliveries given back for another worker.
-// The activity retention ends its run after the step under way.
+// The activity retention ends its run after the step under way. The scheduled
+// backups take no more; one under way is not waited for (it could take longer
+// than the deadline): its half-made copy has a .partial name, never a backup's,
+// and the next attempt removes it.
 
 type Running = {
   server: Server;
@@ -52,6 +56,7 @@ async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app,
     process.exit(1);
   }, timeoutMs);
   try {
+    stopScheduledBackups();
     const workerStopped = webhookWorker?.stop(Math.floor(timeoutMs / 2));
     const retentionStopped = activityRetention?.stop();
     // close() refuses new connections and closes idle keep-alive ones; a busy
