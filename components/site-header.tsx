@@ -49,6 +49,9 @@ export function SiteHeader({ user, signInHref = "/sign-in" }: { user: HeaderUser
                   <li>
                     <NavLink href="/activity">Activity</NavLink>
                   </li>
+                  <li>
+                    <NavLink href="/backups">Backups</NavLink>
+                  </li>
                 </>
               )}
             </>

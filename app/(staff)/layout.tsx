@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
+import { BackupNotice } from "@/components/backup-notice";
 import { SiteHeader } from "@/components/site-header";
 import { WebhookNotice } from "@/components/webhook-notice";
 import { currentStaff } from "@/lib/auth/require-staff";
+import { failedScheduledBackup } from "@/lib/backup/backup-overview";
 import { listEndpointsDisabledByApp } from "@/lib/webhooks/disabled-reason";
 
 // The frame of every staff page. It only shows who is signed in, and to
@@ -12,10 +14,13 @@ export default async function StaffLayout({ children }: { children: ReactNode })
   const isOwner = user?.role === "owner";
   // Owners are told, wherever they are, of endpoints the app stopped sending to by itself.
   const disabledByApp = isOwner ? await listEndpointsDisabledByApp() : [];
+  // And of a scheduled backup that failed, until one succeeds (a small file read, no query).
+  const backupFailure = isOwner ? failedScheduledBackup() : null;
   return (
     <>
       <SiteHeader user={user} />
       <main id="main">
+        <BackupNotice failure={backupFailure} />
         <WebhookNotice endpoints={disabledByApp} />
         {children}
       </main>

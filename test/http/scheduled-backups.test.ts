@@ -1,0 +1,174 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backupFileName, isScheduledBackupName } from "@/lib/backup/backup-files";
+import { type BackupStatus, backupStatusSchema } from "@/lib/backup/backup-status";
+import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
+import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
+import { testDatabaseProvider } from "@/test/support/test-database";
+
+// Scheduled backups (issue 23), from the real built app on SQLite with
+// BACKUP_INTERVAL at its shortest, 10 s: the first at once, then one every
+// interval, each a checked copy holding every plant acknowledged before it
+// began; the newest BACKUP_KEEP scheduled ones kept and a manual one never
+// removed; a restart goes on with the schedule rather than backing up at
+// once; the status file and the metrics say how the last one went; and a
+// backup that cannot be made is logged at error and reported as failed.
+
+const INTERVAL_MS = 10_000;
+const KEEP = 2;
+const sqlite = testDatabaseProvider() === "sqlite";
+const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-http-"));
+
+type LogLine = Record<string, unknown> & { level: string; message: string };
+
+function logLines(app: AppServer): LogLine[] {
+  return app
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+function status(app: AppServer): BackupStatus | null {
+  try {
+    return backupStatusSchema.parse(JSON.parse(readFileSync(path.join(app.database.dataDir, "backup-status.json"), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+async function metric(port: number, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split("\n").find((each) => each.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.split(" ")[1]);
+}
+
+/** Waits for `check` to answer something, for up to `seconds`. */
+async function until<T>(check: () => T | undefined | null | false, seconds: number, what: string): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const found = check();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`waited ${seconds} s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.skipIf(!sqlite)("scheduled backups on SQLite", () => {
+  const backupDir = path.join(folder, "backups");
+  const manual = backupFileName(new Date("2026-01-01T00:00:00Z"), "manual");
+  let app: AppServer;
+  let metricsPort: number;
+  let token: string;
+
+  beforeAll(async () => {
+    // A backup an operator took by hand, and the half-made copy of a scheduled one that died with its process.
+    mkdirSync(backupDir);
+    writeFileSync(path.join(backupDir, manual), "an operator's backup");
+    writeFileSync(path.join(backupDir, `${backupFileName(new Date("2026-01-02T00:00:00Z"), "scheduled")}.partial`), "half a backup");
+    metricsPort = await freePort();
+    app = await startApp({ env: { BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", BACKUP_KEEP: String(KEEP), METRICS_PORT: String(metricsPort) } });
+    token = await createToken(app.database, ["plants:write"]);
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("backs up at once, then every interval, each a checked copy with every plant stored before it began; keeps the newest BACKUP_KEEP, never a manual one", async () => {
+    const first = await until(() => status(app)?.lastSuccess, 30, "the first backup");
+    expect(isScheduledBackupName(path.basename(first.file))).toBe(true);
+
+    const ids = Array.from({ length: 50 }, (_, index) => 7_000 + index);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    for (const id of ids) {
+      const response = await fetch(`${app.url}/plants`, { method: "POST", headers, body: JSON.stringify({ id, name: `Backed-up fern ${id}` }) });
+      expect(response.status).toBe(200);
+    }
+    const acknowledged = Date.now();
+
+    const later = await until(() => {
+      const success = status(app)?.lastSuccess;
+      return success && Date.parse(success.startedAt) > acknowledged && success;
+    }, 30, "a backup begun after the plants were stored");
+    expect(Date.parse(later.startedAt) - Date.parse(first.startedAt)).toBeGreaterThanOrEqual(INTERVAL_MS);
+    expect(await checkSqliteFile(later.file)).toEqual(["ok"]);
+    const copy = new Database(later.file, { readonly: true });
+    const stored = copy.prepare(`SELECT count(*) AS count FROM plants WHERE id BETWEEN ${ids[0]} AND ${ids.at(-1)}`).get() as { count: number };
+    copy.close();
+    expect(stored.count).toBe(ids.length);
+
+    // A third: the first is then one too many.
+    const third = await until(() => {
+      const success = status(app)?.lastSuccess;
+      return success && Date.parse(success.startedAt) > Date.parse(later.startedAt) && success;
+    }, 30, "a third backup");
+    expect(readdirSync(backupDir).sort()).toEqual([path.basename(later.file), path.basename(third.file), manual].sort());
+
+    const taken = logLines(app).filter((line) => line.message === "backup taken");
+    expect(taken.length).toBeGreaterThanOrEqual(3);
+    expect(taken.at(-1)).toEqual(expect.objectContaining({ level: "info", file: third.file, bytes: third.bytes, durationMs: third.durationMs }));
+    expect(logLines(app).filter((line) => line.level === "error")).toEqual([]);
+
+    expect(await metric(metricsPort, "plant_store_backup_last_run_success")).toBe(1);
+    expect(await metric(metricsPort, "plant_store_backup_last_size_bytes")).toBe(third.bytes);
+    expect(await metric(metricsPort, "plant_store_backup_last_success_timestamp_seconds")).toBe(Date.parse(third.finishedAt) / 1000);
+    expect(await metric(metricsPort, 'plant_store_backups_total{outcome="succeeded"}')).toBeGreaterThanOrEqual(3);
+    expect(await metric(metricsPort, 'plant_store_backups_total{outcome="failed"}')).toBe(0);
+
+    // Readable by every process on the machine: an operator's script, a monitoring agent.
+    expect(statSync(path.join(app.database.dataDir, "backup-status.json")).mode & 0o044).toBe(0o044);
+  }, 90_000);
+
+  it("goes on with the schedule after a restart: no backup at once, the next one interval after the last began, the metrics as the status left them", async () => {
+    await app.kill();
+    const before = status(app)!;
+    expect(before.lastSuccess).not.toBeNull();
+    await app.restart();
+    expect(await metric(metricsPort, "plant_store_backup_last_success_timestamp_seconds")).toBe(Date.parse(before.lastSuccess!.finishedAt) / 1000);
+
+    const next = await until(() => {
+      const attempt = status(app)?.lastAttempt;
+      return attempt && attempt.startedAt !== before.lastAttempt.startedAt && attempt;
+    }, 30, "the first backup after the restart");
+    expect(Date.parse(next.startedAt) - Date.parse(before.lastAttempt.startedAt)).toBeGreaterThanOrEqual(INTERVAL_MS);
+    expect(next.ok).toBe(true);
+  }, 60_000);
+});
+
+describe.skipIf(!sqlite)("a scheduled backup that fails", () => {
+  let app: AppServer;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    // A folder under a regular file cannot be made, whoever runs the app (root included).
+    const blocker = path.join(folder, "not-a-folder");
+    writeFileSync(blocker, "a file");
+    metricsPort = await freePort();
+    app = await startApp({ env: { BACKUP_DIR: path.join(blocker, "backups"), BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort) } });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("is logged at error with its reason, and reported as failed in the status and the metrics", async () => {
+    const failed = await until(() => logLines(app).find((line) => line.message === "backup failed"), 30, "the failure in the log");
+    expect(failed).toEqual(
+      expect.objectContaining({ level: "error", file: expect.stringContaining("not-a-folder"), reason: expect.stringMatching(/ENOTDIR|not a directory/), lastSuccessAt: null }),
+    );
+    expect(status(app)).toEqual({
+      lastAttempt: expect.objectContaining({ ok: false, error: failed.reason, file: failed.file }),
+      lastSuccess: null,
+    });
+    expect(await metric(metricsPort, "plant_store_backup_last_run_success")).toBe(0);
+    expect(await metric(metricsPort, 'plant_store_backups_total{outcome="failed"}')).toBe(1);
+    // The app serves on.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+  }, 60_000);
+});
