@@ -17,6 +17,7 @@ test("every page's header marks that page, /docs included", async ({ page }) => 
     ["/webhooks", "Webhooks"],
     ["/team", "Team"],
     ["/activity", "Activity"],
+    ["/backups", "Backups"],
     ["/docs", "API docs"],
   ];
   for (const [path, name] of pages) {

@@ -2,6 +2,7 @@
 // free port for each app the browser runs drive, one per lane (a Playwright
 // project with one worker: two on SQLite, one on PostgreSQL), printed as JSON
 // for the config to hand to its workers through the environment.
+import path from "node:path";
 import { freePort } from "@/test/support/app-server";
 import { makeTestDatabase } from "@/test/support/test-database";
 
@@ -24,7 +25,10 @@ async function main(): Promise<void> {
   const databases: E2eDatabase[] = [];
   for (const { lane, provider } of E2E_LANES) {
     const { dataDir, env } = await makeTestDatabase(provider);
-    databases.push({ lane, provider, dataDir, env, baseURL: `http://127.0.0.1:${await freePort()}` });
+    // Scheduled backups on SQLite, an hour apart by default: the first at start, the rest by the Backups
+    // page's "Back up now" (e2e/backups-page.spec.ts). PostgreSQL refuses BACKUP_DIR.
+    const backups: Record<string, string> = provider === "sqlite" ? { BACKUP_DIR: path.join(dataDir, "backups") } : {};
+    databases.push({ lane, provider, dataDir, env: { ...env, ...backups }, baseURL: `http://127.0.0.1:${await freePort()}` });
   }
   process.stdout.write(JSON.stringify(databases));
 }

@@ -41,7 +41,7 @@ export default async function BackupsPage() {
         {schedule ? (
           <>
             <p>
-              Scheduled backups are on: every {ms(schedule.intervalMs, { long: true })}, the newest {schedule.keep} kept.
+              Scheduled backups are on: every {ms(schedule.intervalMs, { long: true }).replace(/^1 /, "")}, the newest {schedule.keep} kept.
             </p>
             <dl className="facts">
               <div>
@@ -102,7 +102,9 @@ export default async function BackupsPage() {
             rowKey={(file) => file.name}
           />
         )}
-        <p className="muted">Backups whose names end in -manual were taken by hand (npm run --silent db -- backup); only the scheduled ones are ever removed.</p>
+        <p className="muted">
+          Backups whose names end in -manual were taken by hand (<code>npm run --silent db -- backup</code>); only the scheduled ones are ever removed.
+        </p>
       </section>
       <section aria-labelledby="restore-heading">
         <h2 id="restore-heading">Restoring a backup</h2>
