@@ -54,7 +54,23 @@ it("creates the schema on an empty database and records it as prisma migrate dep
     expect(row.logs).toBeNull();
     expect(row.rolled_back_at).toBeNull();
   }
-  expect(await tableNames(database)).toEqual(["_prisma_migrations", "account_links", "activity", "api_tokens", "plants", "rate_limits", "users", "webhook_deliveries", "webhook_endpoints", "webhook_events"]);
+  expect(await tableNames(database)).toEqual([
+    "_prisma_migrations",
+    "account_links",
+    "activity",
+    "api_tokens",
+    "passkeys",
+    "plants",
+    "rate_limits",
+    "recovery_codes",
+    "settings",
+    "totp_factors",
+    "users",
+    "webauthn_challenges",
+    "webhook_deliveries",
+    "webhook_endpoints",
+    "webhook_events",
+  ]);
   if (database.provider === "sqlite") expect(await database.query("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
 });
 

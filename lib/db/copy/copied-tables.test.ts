@@ -39,7 +39,8 @@ it("writes every row's parents before it: each table after the tables its foreig
     const keys = await source.foreignKeys();
     expect(keys.length).toBeGreaterThan(0);
     const order = (table: string) => COPIED_TABLES.indexOf(table as (typeof COPIED_TABLES)[number]);
-    for (const key of keys) {
+    // A skipped table's rows are not written, so its keys order nothing.
+    for (const key of keys.filter((key) => order(key.table) >= 0)) {
       expect(order(key.table), `${key.table}.${key.column} -> ${key.parent}`).toBeGreaterThan(order(key.parent));
       expect(order(key.parent)).toBeGreaterThanOrEqual(0);
     }

@@ -16,7 +16,20 @@
  *   as they were (a pending delivery stays pending, and is sent from the
  *   target).
  */
-export const COPIED_TABLES = ["users", "account_links", "api_tokens", "plants", "webhook_endpoints", "webhook_events", "webhook_deliveries", "activity"] as const;
+export const COPIED_TABLES = [
+  "users",
+  "account_links",
+  "api_tokens",
+  "totp_factors",
+  "recovery_codes",
+  "passkeys",
+  "settings",
+  "plants",
+  "webhook_endpoints",
+  "webhook_events",
+  "webhook_deliveries",
+  "activity",
+] as const;
 
 export type CopiedTable = (typeof COPIED_TABLES)[number];
 
@@ -27,6 +40,8 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
   // Counters of requests in the last minutes, on PostgreSQL (UNLOGGED: a crash empties them too); on
   // SQLite the limits live in the process and the table stays empty. Stale the moment the app stops.
   rate_limits: "rate-limit counters, which start afresh",
+  // A passkey ceremony's challenge lives five minutes: one under way when the store stops is started again.
+  webauthn_challenges: "WebAuthn challenges of sign-ins under way, which are asked for again",
 };
 
 /**
