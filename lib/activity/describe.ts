@@ -72,6 +72,9 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "password.reset": "reset the password",
   "sign_in.succeeded": "signed in",
   "sign_in.failed": "failed to sign in",
+  "account.totp_enabled": "turned on an authenticator app",
+  "account.totp_disabled": "turned off the authenticator app",
+  "account.recovery_codes_renewed": "made new recovery codes",
 };
 
 /** What was done, in words: "created", "changed", "deleted", "restored"… */

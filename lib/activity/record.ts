@@ -39,6 +39,9 @@ export const ACTIVITY_ACTIONS = [
   "password.reset",
   "sign_in.succeeded",
   "sign_in.failed",
+  "account.totp_enabled",
+  "account.totp_disabled",
+  "account.recovery_codes_renewed",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

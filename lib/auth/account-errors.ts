@@ -49,13 +49,30 @@ export class WrongPasswordError extends Error {
   }
 }
 
-/** Too many wrong current passwords: `seconds` to wait, as after failed sign-ins. */
+/** Too many wrong current passwords (or codes): `seconds` to wait, as after failed sign-ins. */
 export class TooManyAttemptsError extends Error {
   override name = "TooManyAttemptsError";
 
-  constructor(readonly seconds: number) {
-    super(`too many wrong passwords: wait ${minutes(seconds)}, then try again`);
+  constructor(
+    readonly seconds: number,
+    what = "passwords",
+  ) {
+    super(`too many wrong ${what}: wait ${minutes(seconds)}, then try again`);
   }
+}
+
+/** A one-time code (or recovery code) that is not right, or was already used. */
+export class WrongCodeError extends Error {
+  override name = "WrongCodeError";
+
+  constructor() {
+    super("that code is not right, or was already used: use the next code your app shows");
+  }
+}
+
+/** The authenticator app is not in the state the change needs: already on, or not set up (any more). */
+export class TotpStateError extends Error {
+  override name = "TotpStateError";
 }
 
 function minutes(seconds: number): string {

@@ -45,7 +45,7 @@ describe("invitations", () => {
     const { secret, link } = await createInvitation({ email: "owen@example.com", role: "owner" }, TEST_BY);
     const user = await acceptInvitation(secret, { name: "Owen", password: PASSWORD }, null);
     expect(user).toMatchObject({ email: "owen@example.com", name: "Owen", role: "owner" });
-    expect(await authenticate("owen@example.com", PASSWORD, null)).toEqual({ ...user, signedInAt: expect.any(Date) });
+    expect(await authenticate("owen@example.com", PASSWORD, null)).toEqual({ ...user, signedInAt: expect.any(Date), factor: "password" });
     expect(await openLink("invitation", secret)).toEqual({ state: "used" });
     expect(await db().accountLink.findUnique({ where: { id: link.id } })).toMatchObject({ userId: user.id, usedAt: expect.any(Date) });
     await expectUnusable(acceptInvitation(secret, { name: "Owen again", password: PASSWORD }, null), "used");
@@ -124,7 +124,7 @@ describe("password resets", () => {
     await expect(resetPassword(secret, "password1234", null)).rejects.toBeInstanceOf(WeakPasswordError);
     await expect(resetPassword(secret, "purple-otter-drums-loudly", null)).resolves.toEqual(user);
     expect(await authenticate("rita@example.com", PASSWORD, null)).toBeNull();
-    expect(await authenticate("rita@example.com", "purple-otter-drums-loudly", null)).toEqual({ ...user, signedInAt: expect.any(Date) });
+    expect(await authenticate("rita@example.com", "purple-otter-drums-loudly", null)).toEqual({ ...user, signedInAt: expect.any(Date), factor: "password" });
     // The session from before the reset is void; one signed in now counts.
     expect(await findSessionUser(user.id, signedIn)).toBeNull();
     expect(await findSessionUser(user.id, new Date())).toEqual(user);

@@ -1,16 +1,20 @@
-import type { NextAuthOptions } from "next-auth";
+import type { NextAuthOptions, User } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { originFromHeaders } from "@/lib/activity/action-attribution";
 import type { RequestOrigin } from "@/lib/activity/actor";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { authenticate, type SignedInUser } from "@/lib/auth/users";
+import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/code-challenge";
+import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
+import { checkPassword, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
-import { SIGN_IN_RATE_LIMITED, signInSchema } from "@/lib/validations/user";
+import { SIGN_IN_RATE_LIMITED, signInCodeSchema, signInSchema } from "@/lib/validations/user";
+import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_CODE_NEEDED, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
 
-// next-auth's configuration: staff sign in with email and password; the
-// session is an encrypted JWT cookie that expires after a working day.
+// next-auth's configuration: staff sign in with email and password, then a
+// one-time code if they have an authenticator app (issue 24); the session is
+// an encrypted JWT cookie that expires after a working day.
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -42,15 +46,29 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) return null;
           const origin = originFromHeaders((name) => headerValue(request.headers, name), null);
           const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, origin);
-          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime() };
+          return user && sessionUser(user);
+        },
+      }),
+      // Sign-in's second step, for a person with an authenticator app: the
+      // ticket the password step answered, and a code or a recovery code.
+      CredentialsProvider({
+        id: "code",
+        name: "one-time code",
+        credentials: { ticket: { type: "hidden" }, code: { label: "Code", type: "text" } },
+        async authorize(credentials, request) {
+          const parsed = signInCodeSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const origin = originFromHeaders((name) => headerValue(request.headers, name), null);
+          const user = await signInWithCode(parsed.data.ticket, parsed.data.code, origin);
+          return user && sessionUser(user);
         },
       }),
     ],
     callbacks: {
-      // The token carries only who signed in (sub) and when (signedInAt, ms);
+      // The token carries only who signed in (sub), when (signedInAt, ms) and how (factor);
       // role, activity and whether the session still counts are read from the
       // database on every request (lib/auth/require-staff.ts), so changes apply at once.
-      jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt }),
+      jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt, factor: user.factor }),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
       redirect: ({ url, baseUrl }) => {
         const sameOrigin = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
@@ -67,21 +85,58 @@ export function authOptions(): NextAuthOptions {
  * or not an account has it, so the answer never tells which emails exist.
  * Refused, next-auth hands the form "rate-limited:<seconds>", and nothing is
  * recorded: no password was checked. A checked one is recorded, either way
- * (authenticate), from `origin`.
+ * (checkPassword), from `origin`. A right password for a person with an
+ * authenticator app signs nobody in: the form gets "code-needed:<ticket>"
+ * and asks for a code (signInWithCode). The account's failures are forgiven
+ * only once every step passed, so a known password does not buy more guesses
+ * at the code.
  */
 async function authenticateWithinLimits(email: string, password: string, origin: RequestOrigin): Promise<SignedInUser | null> {
   const address = origin.clientAddress ?? "unknown";
   const account = email.trim().toLowerCase();
-  const waits = await Promise.all([blockedFor("signInAddress", address), blockedFor("signInAccount", account)]);
-  const wait = Math.max(0, ...waits.filter((seconds) => seconds !== undefined));
-  if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
-  const user = await authenticate(email, password, origin);
+  await requireWithinLimits(address, account);
+  const user = await checkPassword(email, password, origin);
   if (!user) {
     await Promise.all([countFailure("signInAddress", address), countFailure("signInAccount", account)]);
     return null;
   }
+  if (await hasConfirmedTotp(user.id)) throw new Error(`${SIGN_IN_CODE_NEEDED}:${issueCodeChallenge({ userId: user.id, account })}`);
   await forgive("signInAccount", account);
-  return user;
+  return recordSignIn(user, "password", origin);
+}
+
+/**
+ * Sign-in's second step: a code of the person's authenticator app, or one of
+ * their recovery codes, spent once, within the same limits as passwords; a
+ * wrong one counts as a failed sign-in of the account (and is recorded, never
+ * the code). An expired ticket sends the form back to the password.
+ */
+async function signInWithCode(ticket: string, code: string, origin: RequestOrigin): Promise<SignedInUser | null> {
+  const challenge = openCodeChallenge(ticket);
+  if (!challenge) throw new Error(SIGN_IN_CHALLENGE_EXPIRED);
+  const address = origin.clientAddress ?? "unknown";
+  await requireWithinLimits(address, challenge.account);
+  const user = await findUser(challenge.userId);
+  if (!user) throw new Error(SIGN_IN_CHALLENGE_EXPIRED);
+  const factor = await spendSecondFactorCode(user.id, code);
+  if (!factor) {
+    await Promise.all([countFailure("signInAddress", address), countFailure("signInAccount", challenge.account), recordWrongCode(user, origin)]);
+    throw new Error(SIGN_IN_WRONG_CODE);
+  }
+  await forgive("signInAccount", challenge.account);
+  return recordSignIn(user, factor, origin);
+}
+
+/** Throws next-auth's "rate-limited:<seconds>" while the address or the account has used up its failed sign-ins. */
+async function requireWithinLimits(address: string, account: string): Promise<void> {
+  const waits = await Promise.all([blockedFor("signInAddress", address), blockedFor("signInAccount", account)]);
+  const wait = Math.max(0, ...waits.filter((seconds) => seconds !== undefined));
+  if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
+}
+
+/** What next-auth keeps of a signed-in user in the session's token (the jwt callback). */
+function sessionUser(user: SignedInUser): User {
+  return { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: user.factor };
 }
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {

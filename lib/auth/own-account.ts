@@ -84,7 +84,7 @@ export async function endOtherSessions(user: StaffUser): Promise<SessionsEnded> 
  * sign-ins of the account, and are refused alike once too many have failed,
  * so an open session is no way around sign-in's limit on guessing.
  */
-async function requireCurrentPassword(user: StaffUser, password: string): Promise<void> {
+export async function requireCurrentPassword(user: StaffUser, password: string): Promise<void> {
   const wait = await blockedFor("signInAccount", user.email);
   if (wait !== undefined) throw new TooManyAttemptsError(wait);
   const row = await db().user.findUnique({ where: { id: user.id }, select: { passwordHash: true } });

@@ -22,7 +22,7 @@ describe("accounts", () => {
 
   it("stores a salted argon2id hash and signs in by email, case-insensitively", async () => {
     const user = await createUser({ email: "sam@example.com", name: "Sam", role: "staff", password: "a long passphrase" }, TEST_BY);
-    expect(await authenticate("  SAM@example.com ", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date) });
+    expect(await authenticate("  SAM@example.com ", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date), factor: "password" });
     expect(await authenticate("sam@example.com", "a long passphrase!", null)).toBeNull();
     expect(await authenticate("nobody@example.com", "a long passphrase", null)).toBeNull();
     await expect(createUser({ email: "sam@example.com", name: "Sam 2", role: "staff", password: "another passphrase" }, TEST_BY)).rejects.toBeInstanceOf(EmailTakenError);
@@ -46,7 +46,7 @@ describe("signing in", () => {
     const user = await createUser({ email: "dee@example.com", name: "Dee", role: "staff", password: "a long passphrase" }, TEST_BY);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt).toBeNull();
     const before = Date.now();
-    expect(await authenticate("dee@example.com", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date) });
+    expect(await authenticate("dee@example.com", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date), factor: "password" });
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt?.getTime()).toBeGreaterThanOrEqual(before - 1);
 
     await deactivateUser(user.id, TEST_BY);
@@ -54,7 +54,7 @@ describe("signing in", () => {
     expect(await findUser(user.id)).toBeNull();
     expect(await findSessionUser(user.id, new Date())).toBeNull();
     await reactivateUser(user.id, TEST_BY);
-    expect(await authenticate("dee@example.com", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date) });
+    expect(await authenticate("dee@example.com", "a long passphrase", null)).toEqual({ ...user, signedInAt: expect.any(Date), factor: "password" });
     expect(await findUser(user.id)).toEqual(user);
     // Sessions from before the deactivation stay void; the owner was never touched.
     expect(await findSessionUser(user.id, new Date(before - 2000))).toBeNull();

@@ -7,6 +7,7 @@ import { requireStrongPassword } from "@/lib/auth/password-strength";
 import { db, Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
+import type { SessionFactor } from "@/lib/auth/session-factor";
 import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
 // Staff accounts; returns plain objects without the password hash. The team's
@@ -113,22 +114,28 @@ export async function createFirstOwner(input: Omit<NewUser, "role">, origin: Req
   return inserted === 1 ? user : null;
 }
 
-/** An account that has just signed in, and the moment its session counts from. */
-export type SignedInUser = StaffUser & { signedInAt: Date };
+/** An account that has just signed in, the moment its session counts from, and how it proved who it is. */
+export type SignedInUser = StaffUser & { signedInAt: Date; factor: SessionFactor };
 
 /**
- * The account these credentials open, or null; takes the same time whether the
- * email is unknown, the password wrong or the account deactivated, so response
- * times do not tell which. A success is recorded as the last sign-in. The
- * session is dated now, or at the account's last cut-off if this instance's
- * clock is behind the one that made it, so a new session is never born void.
- *
- * Every outcome is in the activity record, from `origin`: a success as the
- * person's, in the transaction that notes the last sign-in; a failure as
- * noticed by the app (who tried is not known), filed under the account the
- * email names (or NO_ACCOUNT), with the email typed and why. Never the password.
+ * The account these credentials open, signed in with the password alone, or
+ * null. For an account with an authenticator app, sign-in (auth-options.ts)
+ * calls checkPassword and asks for a code before recordSignIn instead.
  */
 export async function authenticate(email: string, password: string, origin: RequestOrigin | null): Promise<SignedInUser | null> {
+  const user = await checkPassword(email, password, origin);
+  return user && recordSignIn(user, "password", origin);
+}
+
+/**
+ * The active account whose password this is, or null; takes the same time
+ * whether the email is unknown, the password wrong or the account
+ * deactivated, so response times do not tell which. Every failure is in the
+ * activity record, from `origin`: as noticed by the app (who tried is not
+ * known), filed under the account the email names (or NO_ACCOUNT), with the
+ * email typed and why. Never the password.
+ */
+export async function checkPassword(email: string, password: string, origin: RequestOrigin | null): Promise<StaffUser | null> {
   const typed = email.trim().toLowerCase();
   const row = await db().user.findUnique({ where: { email: typed } });
   if (!row) {
@@ -144,18 +151,34 @@ export async function authenticate(email: string, password: string, origin: Requ
     await recordSignInFailure(row.id, typed, "deactivated", origin);
     return null;
   }
-  const user = toStaffUser(row);
+  return toStaffUser(row);
+}
+
+/**
+ * Records a sign-in that passed every step as the person's last, in the
+ * activity record as theirs (with how, when more than a password), and dates
+ * its session: now, or at the account's last cut-off if this instance's clock
+ * is behind the one that made it, so a new session is never born void.
+ */
+export async function recordSignIn(user: StaffUser, factor: SessionFactor, origin: RequestOrigin | null): Promise<SignedInUser> {
   const now = new Date();
-  await db().$transaction(async (tx) => {
-    await tx.user.update({ where: { id: row.id }, data: { lastSignInAt: now } });
-    await recordActivity(tx, [accountRecord("sign_in.succeeded", user.id, {}, { actor: personActor(user), origin })], now);
+  const row = await db().$transaction(async (tx) => {
+    const updated = await tx.user.update({ where: { id: user.id }, data: { lastSignInAt: now } });
+    const changes = factor === "password" ? {} : { after: { factor } };
+    await recordActivity(tx, [accountRecord("sign_in.succeeded", user.id, changes, { actor: personActor(user), origin })], now);
+    return updated;
   });
   const signedInAt = row.sessionsValidFrom && row.sessionsValidFrom > now ? row.sessionsValidFrom : now;
-  return { ...user, signedInAt };
+  return { ...toStaffUser(row), signedInAt, factor };
+}
+
+/** A wrong code at sign-in's second step, recorded as a failed sign-in of the account (never the code). */
+export function recordWrongCode(user: StaffUser, origin: RequestOrigin | null): Promise<void> {
+  return recordSignInFailure(user.id, user.email, "wrong code", origin);
 }
 
 /** Why a sign-in failed, for owners reading the record; the form says none of it. */
-type SignInFailure = "unknown email" | "wrong password" | "deactivated";
+type SignInFailure = "unknown email" | "wrong password" | "deactivated" | "wrong code";
 
 /**
  * A failed sign-in writes nothing else, so its record is an insert of its own.

@@ -14,6 +14,17 @@ export const PASSWORD_MAX = 256;
 /** What next-auth hands the sign-in form when too many sign-ins failed: "rate-limited:<seconds to wait>". */
 export const SIGN_IN_RATE_LIMITED = "rate-limited";
 
+/**
+ * What next-auth hands the sign-in form when the password was right and the
+ * account has an authenticator app: "code-needed:<ticket>" (lib/auth/code-challenge.ts);
+ * the form then asks for a code and signs in with the "code" provider.
+ */
+export const SIGN_IN_CODE_NEEDED = "code-needed";
+/** A wrong or reused code at sign-in's second step. */
+export const SIGN_IN_WRONG_CODE = "wrong-code";
+/** The second step's ticket expired (or is not one): start again with the password. */
+export const SIGN_IN_CHALLENGE_EXPIRED = "challenge-expired";
+
 /** Where an account stands: invited (a pending invitation, no account yet), active, or deactivated (never deleted). */
 export const ACCOUNT_STATUSES = ["invited", "active", "deactivated"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

@@ -92,3 +92,27 @@ export const signInSchema = z.object({
   password: z.string().min(1, "password is required"),
 });
 export type SignInValues = z.input<typeof signInSchema>;
+
+/**
+ * A one-time code from an authenticator app (six digits) or a recovery code
+ * (ten letters and digits, a dash or spaces allowed): which one is decided
+ * on the server (lib/auth/second-factor.ts).
+ */
+export const oneTimeCodeSchema = z.string().trim().min(1, "code is required").max(32, "code must be at most 32 characters");
+
+/** Sign-in's second step: the ticket the first step answered, and a code. */
+export const signInCodeSchema = z.object({ ticket: z.string().min(1).max(1024), code: oneTimeCodeSchema });
+export type SignInCodeValues = z.input<typeof signInCodeSchema>;
+
+/** The first code from the app being set up (the Account page). */
+export const totpConfirmationSchema = z.object({ code: oneTimeCodeSchema });
+export type TotpConfirmationValues = z.input<typeof totpConfirmationSchema>;
+export const totpConfirmationFieldSchema = totpConfirmationSchema.keyof();
+
+/** Turning the app off: the password and a code (or a recovery code). */
+export const totpDisableSchema = z.object({
+  currentPassword: z.string().min(1, "current password is required").max(PASSWORD_MAX, `current password must be at most ${PASSWORD_MAX} characters`),
+  code: oneTimeCodeSchema,
+});
+export type TotpDisableValues = z.input<typeof totpDisableSchema>;
+export const totpDisableFieldSchema = totpDisableSchema.keyof();
