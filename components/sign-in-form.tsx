@@ -1,14 +1,16 @@
 "use client";
 
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
+import { SignInCodeForm } from "@/components/sign-in-code-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
 import type { SignInValues } from "@/lib/validations/user";
-import { SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
+import { SIGN_IN_CODE_NEEDED, SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
 
 const resolver = withSentences(
   lazyZodResolver(() => import("@/lib/validations/user").then(({ signInSchema }) => signInSchema)),
@@ -18,10 +20,13 @@ const resolver = withSentences(
 const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
 export function SignInForm({ callbackPath }: { callbackPath: string }) {
+  // Set once the password was right for a person with an authenticator app: the code step shows in its place.
+  const [ticket, setTicket] = useState<string>();
   const {
     register,
     handleSubmit,
     setError,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<SignInValues>({ resolver, defaultValues: { email: "", password: "" } });
 
@@ -33,6 +38,13 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
       return;
     }
     const result = await nextAuth.signIn("credentials", { ...values, redirect: false });
+    const [reason, codeTicket] = (result?.error ?? "").split(":");
+    if (reason === SIGN_IN_CODE_NEEDED && codeTicket) {
+      // The password has done its part: it leaves the page's state, and the ticket stands for it.
+      setValue("password", "");
+      setTicket(codeTicket);
+      return;
+    }
     if (!result?.ok) {
       setError("root.server", { message: signInRefusal(result?.error) });
       return;
@@ -43,6 +55,18 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
   }
 
   const formError = errors.root?.server?.message;
+  if (ticket) {
+    return (
+      <SignInCodeForm
+        ticket={ticket}
+        callbackPath={callbackPath}
+        onRestart={(message) => {
+          setTicket(undefined);
+          if (message) setError("root.server", { message });
+        }}
+      />
+    );
+  }
   return (
     <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
       <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username" required />

@@ -2,13 +2,16 @@ import type { Metadata } from "next";
 import { AccountProfileForm } from "@/components/account-profile-form";
 import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
+import { TotpSettings } from "@/components/totp-settings";
 import { requireStaff } from "@/lib/auth/require-staff";
+import { totpStatus } from "@/lib/auth/totp-factor";
 
 export const metadata: Metadata = { title: "Your account · Plant Store" };
 
 // Everyone's own account: owners and staff alike change only their own here.
 export default async function AccountPage() {
   const user = await requireStaff("/account");
+  const totp = await totpStatus(user.id);
   return (
     <>
       <h1>Your account</h1>
@@ -22,6 +25,13 @@ export default async function AccountPage() {
       <section aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
         <PasswordChangeForm email={user.email} />
+      </section>
+      <section aria-labelledby="totp-heading">
+        <h2 id="totp-heading">Authenticator app</h2>
+        <TotpSettings
+          email={user.email}
+          status={{ on: totp.state === "on", confirmedAt: totp.confirmedAt?.toISOString() ?? null, recoveryCodesLeft: totp.recoveryCodesLeft }}
+        />
       </section>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Where you are signed in</h2>

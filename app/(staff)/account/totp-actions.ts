@@ -1,0 +1,86 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { renderSVG } from "uqr";
+import type { z } from "zod";
+import { actionAttribution } from "@/lib/activity/action-attribution";
+import { TooManyAttemptsError, TotpStateError, WrongCodeError, WrongPasswordError } from "@/lib/auth/account-errors";
+import { requireStaff } from "@/lib/auth/require-staff";
+import { reissueSession } from "@/lib/auth/session-reissue";
+import { totpUri } from "@/lib/auth/totp";
+import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup } from "@/lib/auth/totp-factor";
+import { fieldErrors } from "@/lib/validations/field-errors";
+import { totpConfirmationFieldSchema, totpConfirmationSchema, totpDisableFieldSchema, totpDisableSchema } from "@/lib/validations/user";
+
+// The authenticator app on the Account page (issue 24). Each action checks the
+// session itself and changes only the signed-in person's own factor. A change
+// of the factor ends every other session (lib/auth/totp-factor.ts); this
+// browser's goes on with a new cookie that says how it is signed in now. The
+// seed and the recovery codes are answered to the person's own browser once,
+// and never logged.
+
+type FieldErrors<Field> = { errors: { field: Field | null; message: string }[] };
+type CodeField = z.infer<typeof totpConfirmationFieldSchema>;
+
+export type TotpSetupStarted = { secret: string; qrCode: string };
+export type RecoveryCodesResult = { recoveryCodes: string[] } | FieldErrors<CodeField>;
+export type TotpDisableResult = { disabled: true } | FieldErrors<z.infer<typeof totpDisableFieldSchema>>;
+
+/** A new seed to scan: the QR code (an SVG data URL of the otpauth:// URI) and the seed as text. */
+export async function startTotp(): Promise<TotpSetupStarted> {
+  const user = await requireStaff("/account");
+  const secret = await startTotpSetup(user);
+  const svg = renderSVG(totpUri(user.email, secret), { border: 2 });
+  return { secret, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+}
+
+/** The first code confirms the app: it is on, and the recovery codes are shown once. */
+export async function confirmTotpCode(values: unknown): Promise<RecoveryCodesResult> {
+  const user = await requireStaff("/account");
+  const parsed = totpConfirmationSchema.safeParse(values);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, totpConfirmationFieldSchema) };
+  try {
+    const confirmed = await confirmTotp(user, parsed.data.code, await actionAttribution(user));
+    // This session has just shown a code of the app.
+    await reissueSession(confirmed.user, confirmed.sessionsValidFrom, "totp");
+    return { recoveryCodes: confirmed.recoveryCodes };
+  } catch (error) {
+    return codeRefusal(error);
+  }
+}
+
+/** Turns the app off, given the password and a code (or a recovery code). */
+export async function turnOffTotp(values: unknown): Promise<TotpDisableResult> {
+  const user = await requireStaff("/account");
+  const parsed = totpDisableSchema.safeParse(values);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, totpDisableFieldSchema) };
+  try {
+    const { user: changed, sessionsValidFrom } = await disableTotp(user, parsed.data.currentPassword, parsed.data.code, await actionAttribution(user));
+    await reissueSession(changed, sessionsValidFrom, "password");
+    revalidatePath("/account");
+    return { disabled: true };
+  } catch (error) {
+    if (error instanceof WrongPasswordError) return { errors: [{ field: "currentPassword", message: error.message }] };
+    return codeRefusal(error);
+  }
+}
+
+/** New recovery codes in place of the old ones, given a code (or a recovery code). */
+export async function renewCodes(values: unknown): Promise<RecoveryCodesResult> {
+  const user = await requireStaff("/account");
+  const parsed = totpConfirmationSchema.safeParse(values);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, totpConfirmationFieldSchema) };
+  try {
+    const renewed = await renewRecoveryCodes(user, parsed.data.code, await actionAttribution(user));
+    await reissueSession(renewed.user, renewed.sessionsValidFrom);
+    return { recoveryCodes: renewed.recoveryCodes };
+  } catch (error) {
+    return codeRefusal(error);
+  }
+}
+
+function codeRefusal(error: unknown): FieldErrors<CodeField> {
+  if (error instanceof WrongCodeError || error instanceof TooManyAttemptsError) return { errors: [{ field: "code", message: error.message }] };
+  if (error instanceof TotpStateError) return { errors: [{ field: null, message: error.message }] };
+  throw error;
+}
