@@ -33,7 +33,7 @@ const SQLITE_SECOND_LANE = ["accessibility.spec.ts", "sign-in.spec.ts", "api-tok
 const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
   "sqlite-2": { testMatch: SQLITE_SECOND_LANE },
   sqlite: { testIgnore: SQLITE_SECOND_LANE },
-  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "backups-page.spec.ts"] },
+  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "backups-page.spec.ts", "totp.spec.ts"] },
 };
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");
