@@ -185,6 +185,13 @@ describe("signing in with a code", () => {
     ]);
   });
 
+  it("puts how the session signed in in its token (the factor claim)", () => {
+    const jwt = authOptions().callbacks!.jwt! as unknown as (params: { token: Record<string, unknown>; user?: Record<string, unknown> }) => Record<string, unknown>;
+    expect(jwt({ token: { sub: "u1" }, user: { id: "u1", signedInAt: 5, factor: "recovery" } })).toEqual({ sub: "u1", signedInAt: 5, factor: "recovery" });
+    // Later requests pass the token alone: it keeps its claims.
+    expect(jwt({ token: { sub: "u1", signedInAt: 5, factor: "totp" } })).toEqual({ sub: "u1", signedInAt: 5, factor: "totp" });
+  });
+
   it("counts wrong codes against the account's limit like passwords, and a right password does not reset it", async () => {
     vi.stubEnv("RATE_LIMIT_SIGN_IN_ACCOUNT", "5/15m");
     const { user, secret } = await withApp(new Date(Date.now() - 60_000));

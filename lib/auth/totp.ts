@@ -23,8 +23,9 @@ export function totpUri(email: string, secret: string): string {
   return generateURI({ issuer: ISSUER, label: email, secret });
 }
 
-export function sealTotpSecret(secret: string): string {
-  return seal(SEAL_PURPOSE, secret);
+/** The seed as the database keeps it; `authSecret` as sealed-secret.ts's (tests seal for an app in another process). */
+export function sealTotpSecret(secret: string, authSecret?: string): string {
+  return seal(SEAL_PURPOSE, secret, authSecret);
 }
 
 export function openTotpSecret(stored: string): string {

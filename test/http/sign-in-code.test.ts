@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import { decode } from "next-auth/jwt";
+import { generateSecret, generateSync } from "otplib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sealTotpSecret } from "@/lib/auth/totp";
+import { runCli } from "@/test/support/cli";
+import { type SharedApp, sharedApp } from "@/test/support/shared-app";
+import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
+
+// Sign-in's second step through next-auth's own endpoints, against the built
+// app (issue 24): for a person with an authenticator app, the right password
+// answers a ticket and no session; a wrong password and an unknown email
+// answer alike; the ticket and a code make a session whose token says it
+// passed a code (factor), and the same code again is refused. On the app the
+// HTTP files share: this file's accounts have emails of their own.
+
+const PASSWORD = "correct horse battery staple";
+
+let app: SharedApp;
+let email: string;
+let userId: string;
+let seed: string;
+
+beforeAll(async () => {
+  app = sharedApp();
+  email = `coder.${randomUUID()}@plants.example`;
+  const created = await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` });
+  expect(created.code).toBe(0);
+  userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
+  // An app confirmed a minute ago, sealed as the app seals it.
+  seed = generateSecret();
+  const confirmedAt = sqlTime(app.database, new Date(Date.now() - 60_000));
+  await app.database.query("INSERT INTO totp_factors (user_id, secret, confirmed_at, created_at) VALUES ($1, $2, $3, $4)", [
+    userId,
+    sealTotpSecret(seed, appAuthSecret(app.database)),
+    confirmedAt,
+    confirmedAt,
+  ]);
+});
+
+type Answer = { status: number; url: string; sessionToken: string | undefined };
+
+/** Posts to a Credentials provider as next-auth's client does (CSRF token and cookie, json=true). */
+async function post(provider: string, values: Record<string, string>): Promise<Answer> {
+  const csrf = await fetch(`${app.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers.getSetCookie().map((each) => each.split(";")[0]).join("; ");
+  const response = await fetch(`${app.url}/api/auth/callback/${provider}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: new URLSearchParams({ csrfToken, ...values, json: "true" }),
+  });
+  const { url } = (await response.json()) as { url: string };
+  const session = response.headers.getSetCookie().find((each) => each.startsWith("next-auth.session-token="));
+  return { status: response.status, url, sessionToken: session?.split(";")[0]!.slice("next-auth.session-token=".length) };
+}
+
+const errorOf = (answer: Answer) => new URL(answer.url).searchParams.get("error");
+
+describe("signing in with a code", () => {
+  it("answers a ticket, not a session, for the right password, and the same for a wrong password as for an unknown email", async () => {
+    const right = await post("credentials", { email, password: PASSWORD });
+    expect(right.sessionToken).toBeUndefined();
+    expect(errorOf(right)).toMatch(/^code-needed:v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    const wrong = await post("credentials", { email, password: "not the password at all" });
+    const unknown = await post("credentials", { email: `nobody.${randomUUID()}@plants.example`, password: PASSWORD });
+    expect(wrong).toEqual(unknown);
+    expect(errorOf(wrong)).toBe("CredentialsSignin");
+  });
+
+  it("signs in with the ticket and a code, once: the session's token says a code was passed", async () => {
+    const ticket = errorOf(await post("credentials", { email, password: PASSWORD }))!.slice("code-needed:".length);
+    const code = generateSync({ secret: seed });
+    const signedIn = await post("code", { ticket, code });
+    expect(signedIn.sessionToken).toBeDefined();
+    const claims = await decode({ token: signedIn.sessionToken!, secret: appAuthSecret(app.database) });
+    expect(claims).toMatchObject({ sub: userId, factor: "totp", signedInAt: expect.any(Number) });
+
+    const again = await post("code", { ticket, code });
+    expect(again.sessionToken).toBeUndefined();
+    expect(errorOf(again)).toBe("wrong-code");
+    expect(errorOf(await post("code", { ticket: "v1.not.a.ticket", code }))).toBe("challenge-expired");
+
+    const records = await app.database.query<{ action: string; changes: string }>(
+      "SELECT action, changes FROM activity WHERE subject_kind = 'account' AND subject_id = $1 AND action LIKE 'sign_in.%' ORDER BY id",
+      [userId],
+    );
+    expect(records.slice(-2).map((record) => [record.action, JSON.parse(record.changes)])).toEqual([
+      ["sign_in.succeeded", { after: { factor: "totp" } }],
+      ["sign_in.failed", { after: { email, reason: "wrong code" } }],
+    ]);
+    expect(JSON.stringify(await app.database.query("SELECT changes FROM activity"))).not.toContain(code);
+  });
+});
