@@ -1,6 +1,8 @@
 import { hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/recovery-codes";
+import { UnsealError } from "@/lib/auth/sealed-secret";
 import { isTotpCode, matchTotpCode, openTotpSecret } from "@/lib/auth/totp";
 import { db } from "@/lib/db/client";
+import { log } from "@/lib/server/log";
 
 // Spending a code of a person's confirmed authenticator app or one of their
 // recovery codes: at sign-in and before a change to the factor itself. Each
@@ -33,9 +35,22 @@ export async function spendSecondFactorCode(userId: string, code: string, now = 
   return spent.count === 1 ? "recovery" : null;
 }
 
-/** Accepts `code` for the sealed seed `sealedSecret` if its step is later than the last accepted, and records its step. */
+/**
+ * Accepts `code` for the sealed seed `sealedSecret` if its step is later than
+ * the last accepted, and records its step. A seed sealed under another
+ * NEXTAUTH_SECRET accepts no code (and says so in the log, without the seed):
+ * its owner signs in with a recovery code, or an owner clears the factor.
+ */
 export async function spendTotpCode(userId: string, sealedSecret: string, lastUsedStep: bigint | null, code: string, now = new Date()): Promise<boolean> {
-  const step = matchTotpCode(openTotpSecret(sealedSecret), code, lastUsedStep, now);
+  let secret: string;
+  try {
+    secret = openTotpSecret(sealedSecret);
+  } catch (error) {
+    if (!(error instanceof UnsealError)) throw error;
+    log.warn("an authenticator app's seed cannot be opened with this NEXTAUTH_SECRET: its codes are refused", { userId, reason: error.reason });
+    return false;
+  }
+  const step = matchTotpCode(secret, code, lastUsedStep, now);
   if (step === null) return false;
   // Only if no other request accepted this step or a later one meanwhile.
   const spent = await db().totpFactor.updateMany({

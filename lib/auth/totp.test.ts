@@ -6,7 +6,7 @@ import { authOptions } from "@/lib/auth/auth-options";
 import { openCodeChallenge } from "@/lib/auth/code-challenge";
 import { hashRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "@/lib/auth/recovery-codes";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
-import { matchTotpCode } from "@/lib/auth/totp";
+import { matchTotpCode, sealTotpSecret } from "@/lib/auth/totp";
 import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup, totpStatus } from "@/lib/auth/totp-factor";
 import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
@@ -107,6 +107,13 @@ describe("recovery codes", () => {
     expect(await spendSecondFactorCode(user.id, first, NOW)).toBeNull();
     expect(await spendSecondFactorCode(user.id, second, NOW)).toBe("recovery");
     expect((await totpStatus(user.id)).recoveryCodesLeft).toBe(RECOVERY_CODE_COUNT - 2);
+  });
+
+  it("still sign in when the seed cannot be opened (NEXTAUTH_SECRET changed), while the app's codes are refused", async () => {
+    const { user, secret, recoveryCodes } = await withApp();
+    await db().totpFactor.update({ where: { userId: user.id }, data: { secret: sealTotpSecret(secret, "another app secret, 32 characters or more") } });
+    expect(await spendSecondFactorCode(user.id, codeAt(secret, at(1)), at(1))).toBeNull();
+    expect(await spendSecondFactorCode(user.id, recoveryCodes[0]!, at(1))).toBe("recovery");
   });
 
   it("renewed, replace every old one, used or not", async () => {
