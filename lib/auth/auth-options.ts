@@ -5,11 +5,14 @@ import type { RequestOrigin } from "@/lib/activity/actor";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import { relyingParty, type RelyingParty } from "@/lib/auth/passkey-relying-party";
+import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/passkey-sign-in";
 import { authenticate, type SignedInUser } from "@/lib/auth/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
+import { passkeySignInSchema } from "@/lib/validations/passkey";
 import { SIGN_IN_RATE_LIMITED, signInSchema } from "@/lib/validations/user";
 
-// next-auth's configuration: staff sign in with email and password; the
+// next-auth's configuration: staff sign in with email and password, or a passkey; the
 // session is an encrypted JWT cookie that expires after a working day.
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
@@ -42,15 +45,32 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) return null;
           const origin = originFromHeaders((name) => headerValue(request.headers, name), null);
           const user = await authenticateWithinLimits(parsed.data.email, parsed.data.password, origin);
-          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime() };
+          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "password" };
+        },
+      }),
+      // A passkey alone (issue 24): the sign-in page posts the challenge's id and the browser's assertion.
+      CredentialsProvider({
+        id: "passkey",
+        name: "passkey",
+        credentials: { challengeId: { type: "text" }, response: { type: "text" } },
+        async authorize(credentials, request) {
+          const parsed = passkeySignInSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const get = (name: string) => headerValue(request.headers, name);
+          const rp = relyingParty(relyingPartyHeaders(get));
+          if (!rp) return null;
+          const origin = originFromHeaders(get, null);
+          const user = await signInWithPasskeyWithinLimits(parsed.data.challengeId, parsed.data.response, rp, origin);
+          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "passkey" };
         },
       }),
     ],
     callbacks: {
-      // The token carries only who signed in (sub) and when (signedInAt, ms);
+      // The token carries only who signed in (sub), when (signedInAt, ms),
       // role, activity and whether the session still counts are read from the
       // database on every request (lib/auth/require-staff.ts), so changes apply at once.
-      jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt }),
+      // and how (factor: lib/auth/session-cookie.ts).
+      jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt, factor: user.factor }),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
       redirect: ({ url, baseUrl }) => {
         const sameOrigin = url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) : url;
@@ -82,6 +102,30 @@ async function authenticateWithinLimits(email: string, password: string, origin:
   }
   await forgive("signInAccount", account);
   return user;
+}
+
+/**
+ * A passkey's signature cannot be guessed, but each try costs a challenge and
+ * a verification: failures count against the client's address as failed
+ * passwords do. No account is named until the passkey is found, so none is charged.
+ */
+async function signInWithPasskeyWithinLimits(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin): Promise<SignedInUser | null> {
+  const address = origin.clientAddress ?? "unknown";
+  const wait = (await blockedFor("signInAddress", address)) ?? 0;
+  if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
+  const user = await signInWithPasskey(challengeId, assertion, rp, origin);
+  if (!user) await countFailure("signInAddress", address);
+  return user;
+}
+
+/** The headers the relying party is derived from when NEXTAUTH_URL is unset (lib/auth/passkey-relying-party.ts). */
+function relyingPartyHeaders(get: (name: string) => string | undefined): Headers {
+  const headers = new Headers();
+  for (const name of ["host", "x-forwarded-host", "x-forwarded-proto"]) {
+    const value = get(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
 }
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {

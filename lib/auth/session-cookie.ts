@@ -23,7 +23,15 @@ export function sessionCookieName(): string {
  * later "end every session" (a password change, a reset, a deactivation) has
  * voided it (lib/auth/users.ts findSessionUser).
  */
-export type SessionClaims = { userId: string; signedInAt: Date };
+export type SessionClaims = { userId: string; signedInAt: Date; factor?: SessionFactor };
+
+/**
+ * How a session was signed in (issue 24): a password alone, a password and a
+ * one-time code or a recovery code, or a passkey alone (two factors in one).
+ * A session with none (from before the claim) passed no second factor.
+ */
+export const SESSION_FACTORS = ["password", "totp", "recovery", "passkey"] as const;
+export type SessionFactor = (typeof SESSION_FACTORS)[number];
 
 /** The claims of a valid, unexpired session cookie in a request's Cookie header, or null. */
 export function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
@@ -46,7 +54,8 @@ export async function sessionClaims(lookup: (name: string) => string | undefined
       if (typeof claims?.sub !== "string") return null;
       // A session from before the claim existed counts as signed in long ago: any cut-off ends it.
       const signedInAt = typeof claims.signedInAt === "number" && Number.isFinite(claims.signedInAt) ? claims.signedInAt : 0;
-      return { userId: claims.sub, signedInAt: new Date(signedInAt) };
+      const factor = SESSION_FACTORS.find((known) => known === claims.factor);
+      return { userId: claims.sub, signedInAt: new Date(signedInAt), ...(factor && { factor }) };
     } catch {
       return null;
     }

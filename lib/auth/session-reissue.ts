@@ -1,24 +1,31 @@
 import { encode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
-import { sessionCookieName } from "@/lib/auth/session-cookie";
+import { sessionClaims, sessionCookieName, type SessionFactor } from "@/lib/auth/session-cookie";
 import type { StaffUser } from "@/lib/auth/users";
 import { env } from "@/lib/server/env";
 
 // After a person ends their other sessions (a new password, "sign out
-// everywhere"), the session that asked must go on: a server action gives its
-// browser a new session cookie, dated at the cut-off the change set, made as
-// next-auth makes its own (an encrypted JWT with the same claims and lifetime).
+// everywhere", a passkey added or removed), the session that asked must go on:
+// a server action gives its browser a new session cookie, dated at the cut-off
+// the change set, made as next-auth makes its own (an encrypted JWT with the
+// same claims and lifetime).
 
-/** Sets this request's session cookie to a new session of `user`, signed in at `signedInAt`. */
-export async function reissueSession(user: StaffUser, signedInAt: Date): Promise<void> {
+/**
+ * Sets this request's session cookie to a new session of `user`, signed in at
+ * `signedInAt`, with `factor`; by default the factor the current session was
+ * signed in with: ending other sessions proves no new factor.
+ */
+export async function reissueSession(user: StaffUser, signedInAt: Date, factor?: SessionFactor): Promise<void> {
+  const store = await cookies();
+  const kept = factor ?? (await sessionClaims((name) => store.get(name)?.value))?.factor;
   const token = await encode({
-    token: { sub: user.id, name: user.name, email: user.email, signedInAt: signedInAt.getTime() },
+    token: { sub: user.id, name: user.name, email: user.email, signedInAt: signedInAt.getTime(), ...(kept && { factor: kept }) },
     secret: env().authSecret,
     maxAge: SESSION_MAX_AGE_SECONDS,
   });
   const name = sessionCookieName();
-  (await cookies()).set(name, token, {
+  store.set(name, token, {
     httpOnly: true,
     sameSite: "lax",
     path: "/",

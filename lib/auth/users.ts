@@ -155,14 +155,14 @@ export async function authenticate(email: string, password: string, origin: Requ
 }
 
 /** Why a sign-in failed, for owners reading the record; the form says none of it. */
-type SignInFailure = "unknown email" | "wrong password" | "deactivated";
+type SignInFailure = "unknown email" | "wrong password" | "deactivated" | "unknown passkey" | "passkey refused";
 
 /**
  * A failed sign-in writes nothing else, so its record is an insert of its own.
  * What was typed as the email is kept only when it is an email address: people
  * type their password in the wrong field, and sign-in does not bound its length.
  */
-function recordSignInFailure(subjectId: string, typedEmail: string, reason: SignInFailure, origin: RequestOrigin | null): Promise<void> {
+export function recordSignInFailure(subjectId: string, typedEmail: string, reason: SignInFailure, origin: RequestOrigin | null): Promise<void> {
   const email = emailSchema.safeParse(typedEmail).success ? typedEmail : null;
   return recordActivity(db(), [accountRecord("sign_in.failed", subjectId, { after: { email, reason } }, { actor: APP_ACTOR, origin })]);
 }
