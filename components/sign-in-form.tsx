@@ -17,6 +17,7 @@ const resolver = withSentences(
 
 const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
+// The email field's autocomplete names "webauthn" too, so that browsers offer passkeys in its autofill (components/passkey-sign-in.tsx).
 export function SignInForm({ callbackPath }: { callbackPath: string }) {
   const {
     register,
@@ -45,7 +46,7 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
   const formError = errors.root?.server?.message;
   return (
     <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-      <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username" required />
+      <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username webauthn" required />
       <InputField id="sign-in-password" label="Password" error={errors.password?.message} registration={register("password")} type="password" autoComplete="current-password" required />
       <FormError message={formError} />
       <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
 import { AccountProfileForm } from "@/components/account-profile-form";
+import { PasskeyAddForm } from "@/components/passkey-add-form";
+import { PasskeyList } from "@/components/passkey-list";
 import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
+import { listPasskeys } from "@/lib/auth/passkeys";
 import { requireStaff } from "@/lib/auth/require-staff";
 
 export const metadata: Metadata = { title: "Your account · Plant Store" };
@@ -9,6 +12,7 @@ export const metadata: Metadata = { title: "Your account · Plant Store" };
 // Everyone's own account: owners and staff alike change only their own here.
 export default async function AccountPage() {
   const user = await requireStaff("/account");
+  const passkeys = await listPasskeys(user.id);
   return (
     <>
       <h1>Your account</h1>
@@ -22,6 +26,18 @@ export default async function AccountPage() {
       <section aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
         <PasswordChangeForm email={user.email} />
+      </section>
+      <section aria-labelledby="passkeys-heading">
+        <h2 id="passkeys-heading">Passkeys</h2>
+        <p>
+          A passkey signs you in without your password, with your phone, computer or security key and its fingerprint, face or PIN. Adding or removing one signs you
+          out everywhere else.
+        </p>
+        <PasskeyList
+          passkeys={passkeys.map((passkey) => ({ id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null }))}
+        />
+        <h3>Add a passkey</h3>
+        <PasskeyAddForm />
       </section>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Where you are signed in</h2>
