@@ -1,5 +1,6 @@
 "use client";
 
+import * as webauthn from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { startPasskeySignIn } from "@/app/sign-in/actions";
 import { FormError } from "@/components/form-error";
@@ -15,8 +16,10 @@ type Outcome = { signedIn: true } | { error: string } | { cancelled: true };
  * "Sign in with a passkey", and, where the browser offers passkeys in the email
  * field's autofill (conditional mediation), that too, started with the page.
  * The button's request aborts the autofill's (@simplewebauthn/browser allows
- * one ceremony at a time). Its script and next-auth's load after the page's
- * first paint, as the password form's do (issue 20).
+ * one ceremony at a time). @simplewebauthn/browser (about 4 kB gzipped) comes
+ * with the page, since the autofill starts at once and a page fetches no
+ * script by itself (issue 20); next-auth's client loads with the first sign-in,
+ * as the password form's does.
  */
 export function PasskeySignIn({ callbackPath }: { callbackPath: string }) {
   const hydrated = useHydrated();
@@ -35,8 +38,7 @@ export function PasskeySignIn({ callbackPath }: { callbackPath: string }) {
   useEffect(() => {
     let live = true;
     void (async () => {
-      const webauthn = await import("@simplewebauthn/browser").catch(() => undefined);
-      if (!webauthn || !(await webauthn.browserSupportsWebAuthnAutofill())) return;
+      if (!(await webauthn.browserSupportsWebAuthnAutofill())) return;
       const outcome = await signInWithPasskey(true);
       if (live) finish(outcome);
     })();
@@ -66,8 +68,6 @@ export function PasskeySignIn({ callbackPath }: { callbackPath: string }) {
 }
 
 async function signInWithPasskey(autofill: boolean): Promise<Outcome> {
-  const webauthn = await import("@simplewebauthn/browser").catch(() => undefined);
-  if (!webauthn) return { error: UNREACHABLE };
   if (!autofill && !webauthn.browserSupportsWebAuthn()) return { error: "This browser cannot use passkeys. Sign in with your email and password." };
   const started = await startPasskeySignIn().catch(() => undefined);
   if (!started) return { error: UNREACHABLE };

@@ -78,7 +78,7 @@ test("a person adds a passkey, signs in with it alone, and removes it, after whi
   await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
 
   // Signed out, the passkey alone signs in: no email, no password.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in to Plant Store" })).toBeVisible();
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
@@ -97,9 +97,9 @@ test("a person adds a passkey, signs in with it alone, and removes it, after whi
   const actions = await sql("SELECT a.action FROM activity a JOIN users u ON u.id = a.subject_id WHERE u.email = $1 AND a.action LIKE 'account.passkey%' ORDER BY a.id", [email]);
   expect(actions.map((row) => row.action)).toEqual(["account.passkey_added", "account.passkey_removed"]);
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That passkey did not sign you in. It may have been removed from your account.");
+  await expect(page.getByRole("alert").filter({ hasText: /passkey/ })).toHaveText("That passkey did not sign you in. It may have been removed from your account.");
   await expect(page).toHaveURL(/\/sign-in/);
   await Promise.all([context.close(), elsewhere.context().close()]);
 });
@@ -110,10 +110,10 @@ test("a deactivated account's passkey signs no one in", async ({ browser, baseUR
   const { context, page } = await withAuthenticator(browser, baseURL!);
   await signInWithPassword(page, email);
   await addPasskey(page, "Old phone");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await sql("UPDATE users SET deactivated_at = created_at WHERE email = $1", [email]);
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That passkey did not sign you in. It may have been removed from your account.");
+  await expect(page.getByRole("alert").filter({ hasText: /passkey/ })).toHaveText("That passkey did not sign you in. It may have been removed from your account.");
   await context.close();
 });
 
