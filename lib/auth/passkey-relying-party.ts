@@ -16,10 +16,9 @@ export type RelyingParty = { id: string; origin: string; name: string };
 
 const NAME = "Plant Store";
 
-/** The relying party for a request with these headers; null when NEXTAUTH_URL is unset and the request names no host. */
-export function relyingParty(headers: Headers): RelyingParty | null {
-  const configured = env().authUrl;
-  const origin = configured ? new URL(configured).origin : addressedOrigin(headers);
+/** The relying party for a request with these headers; null when NEXTAUTH_URL (`publicUrl`) is unset and the request names no host. */
+export function relyingParty(headers: Headers, publicUrl = env().authUrl): RelyingParty | null {
+  const origin = publicUrl ? new URL(publicUrl).origin : addressedOrigin(headers);
   if (!origin || !URL.canParse(origin)) return null;
   return { id: new URL(origin).hostname, origin, name: NAME };
 }
