@@ -49,3 +49,29 @@ export function signAssertion(passkey: SoftwarePasskey, options: { rpId: string;
     clientExtensionResults: {},
   };
 }
+
+/** A RegistrationResponseJSON ("none" attestation) for `challenge` that makes `passkey`, as a browser at `origin` would send it. */
+export function signRegistration(passkey: SoftwarePasskey, options: { rpId: string; origin: string; challenge: string; userVerified?: boolean }) {
+  const flags = 0x01 | (options.userVerified === false ? 0 : 0x04) | 0x40; // UP, UV, AT (attested credential data)
+  const credentialId = Buffer.from(passkey.id, "base64url");
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(credentialId.length);
+  const authenticatorData = Buffer.concat([
+    createHash("sha256").update(options.rpId).digest(),
+    Buffer.from([flags]),
+    Buffer.alloc(4), // counter 0
+    Buffer.alloc(16), // AAGUID: none
+    length,
+    credentialId,
+    Buffer.from(passkey.publicKey, "base64url"),
+  ]);
+  const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", new Uint8Array(authenticatorData)]]) as never);
+  const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.create", challenge: options.challenge, origin: options.origin, crossOrigin: false }));
+  return {
+    id: passkey.id,
+    rawId: passkey.id,
+    type: "public-key" as const,
+    response: { clientDataJSON: clientDataJSON.toString("base64url"), attestationObject: Buffer.from(attestationObject).toString("base64url"), transports: ["internal"] },
+    clientExtensionResults: {},
+  };
+}
