@@ -19,6 +19,7 @@ const resolver = withSentences(
 
 const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
+// The email field's autocomplete names "webauthn" too, so that browsers offer passkeys in its autofill (components/passkey-sign-in.tsx).
 export function SignInForm({ callbackPath }: { callbackPath: string }) {
   // Set once the password was right for a person with an authenticator app: the code step shows in its place.
   const [ticket, setTicket] = useState<string>();
@@ -69,7 +70,7 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
   }
   return (
     <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
-      <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username" required />
+      <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username webauthn" required />
       <InputField id="sign-in-password" label="Password" error={errors.password?.message} registration={register("password")} type="password" autoComplete="current-password" required />
       <FormError message={formError} />
       <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">

@@ -31,7 +31,7 @@ test("a clerk renames themself, and changing the password needs the current one,
 
   await here.getByRole("link", { name: "Kit Clerk" }).click();
   await expect(here.getByRole("heading", { name: "Your account" })).toBeVisible();
-  await here.getByLabel("Name").fill("Kit Fern");
+  await here.getByLabel("Name", { exact: true }).fill("Kit Fern");
   await here.getByRole("button", { name: "Save name and email" }).click();
   await expect(here.getByRole("status").filter({ hasText: /./ })).toHaveText("Your name and email are saved.");
   await here.reload();

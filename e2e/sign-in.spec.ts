@@ -16,7 +16,7 @@ test("a signed-out visitor is sent to sign-in and back to the page they asked fo
 
 test("a wrong password is refused with an announced error", async ({ page }) => {
   await page.goto("/sign-in");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.locator("#sign-in-email-error")).toHaveText("Email is required.");
   await expect(page.locator("#sign-in-password-error")).toHaveText("Password is required.");
   await signIn(page, OWNER.email, "not the password at all");
@@ -28,14 +28,14 @@ test("a wrong password is refused with an announced error", async ({ page }) => 
 test("a sign-in that cannot load what signs in says so, and signs in once it can", async ({ page, context }) => {
   await page.goto("/sign-in", { waitUntil: "networkidle" });
   // The form's checks load with its first submit; next-auth's client, with the first sign-in (issue 20).
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.locator("#sign-in-email-error")).toHaveText("Email is required.");
   await context.setOffline(true);
   await signIn(page, OWNER.email, OWNER.password);
   await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("You are not signed in: the server could not be reached. Check your connection and try again.");
 
   await context.setOffline(false);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
 });
 

@@ -30,7 +30,7 @@ async function passwordStep(page: Page, email: string): Promise<void> {
 
 async function codeStep(page: Page, code: string): Promise<void> {
   await page.getByLabel("Code from your authenticator app").fill(code);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 async function axeAtBothWidths(page: Page): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { PasskeySignIn } from "@/components/passkey-sign-in";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { currentStaff } from "@/lib/auth/require-staff";
@@ -26,6 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         </p>
       )}
       <SignInForm callbackPath={back} />
+      <PasskeySignIn callbackPath={back} />
       {/* People ask for a reset link themselves only where the app can email it. */}
       {mailConfigured() ? (
         <p>

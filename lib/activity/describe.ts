@@ -67,6 +67,8 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "account.changed": "changed",
   "account.deactivated": "deactivated",
   "account.reactivated": "reactivated",
+  "account.passkey_added": "added a passkey",
+  "account.passkey_removed": "removed a passkey",
   "password.changed": "changed the password",
   "password.reset_requested": "made a password reset link",
   "password.reset": "reset the password",

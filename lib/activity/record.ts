@@ -34,6 +34,8 @@ export const ACTIVITY_ACTIONS = [
   "account.changed",
   "account.deactivated",
   "account.reactivated",
+  "account.passkey_added",
+  "account.passkey_removed",
   "password.changed",
   "password.reset_requested",
   "password.reset",

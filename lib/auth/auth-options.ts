@@ -6,15 +6,19 @@ import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/code-challenge";
+import { relyingParty, type RelyingParty } from "@/lib/auth/passkey-relying-party";
+import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/passkey-sign-in";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
-import { checkPassword, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/users";
+import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
+import { passkeySignInSchema } from "@/lib/validations/passkey";
 import { SIGN_IN_RATE_LIMITED, signInCodeSchema, signInSchema } from "@/lib/validations/user";
 import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_CODE_NEEDED, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
 
 // next-auth's configuration: staff sign in with email and password, then a
-// one-time code if they have an authenticator app (issue 24); the session is
-// an encrypted JWT cookie that expires after a working day.
+// one-time code if they have an authenticator app, or with a passkey alone
+// (issue 24); the session is an encrypted JWT cookie that expires after a
+// working day.
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -63,11 +67,28 @@ export function authOptions(): NextAuthOptions {
           return user && sessionUser(user);
         },
       }),
+      // A passkey alone (issue 24): the sign-in page posts the challenge's id and the browser's assertion.
+      CredentialsProvider({
+        id: "passkey",
+        name: "passkey",
+        credentials: { challengeId: { type: "text" }, response: { type: "text" } },
+        async authorize(credentials, request) {
+          const parsed = passkeySignInSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const get = (name: string) => headerValue(request.headers, name);
+          const rp = relyingParty(relyingPartyHeaders(get));
+          if (!rp) return null;
+          const origin = originFromHeaders(get, null);
+          const user = await signInWithPasskeyWithinLimits(parsed.data.challengeId, parsed.data.response, rp, origin);
+          return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "passkey" };
+        },
+      }),
     ],
     callbacks: {
-      // The token carries only who signed in (sub), when (signedInAt, ms) and how (factor);
-      // role, activity and whether the session still counts are read from the
-      // database on every request (lib/auth/require-staff.ts), so changes apply at once.
+      // The token carries only who signed in (sub), when (signedInAt, ms) and
+      // how (factor: lib/auth/session-cookie.ts); role, activity and whether
+      // the session still counts are read from the database on every request
+      // (lib/auth/require-staff.ts), so changes apply at once.
       jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt, factor: user.factor }),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
       redirect: ({ url, baseUrl }) => {
@@ -91,7 +112,7 @@ export function authOptions(): NextAuthOptions {
  * only once every step passed, so a known password does not buy more guesses
  * at the code.
  */
-async function authenticateWithinLimits(email: string, password: string, origin: RequestOrigin): Promise<SignedInUser | null> {
+async function authenticateWithinLimits(email: string, password: string, origin: RequestOrigin): Promise<FactorSignIn | null> {
   const address = origin.clientAddress ?? "unknown";
   const account = email.trim().toLowerCase();
   await requireWithinLimits(address, account);
@@ -111,7 +132,7 @@ async function authenticateWithinLimits(email: string, password: string, origin:
  * wrong one counts as a failed sign-in of the account (and is recorded, never
  * the code). An expired ticket sends the form back to the password.
  */
-async function signInWithCode(ticket: string, code: string, origin: RequestOrigin): Promise<SignedInUser | null> {
+async function signInWithCode(ticket: string, code: string, origin: RequestOrigin): Promise<FactorSignIn | null> {
   const challenge = openCodeChallenge(ticket);
   if (!challenge) throw new Error(SIGN_IN_CHALLENGE_EXPIRED);
   const address = origin.clientAddress ?? "unknown";
@@ -135,8 +156,32 @@ async function requireWithinLimits(address: string, account: string): Promise<vo
 }
 
 /** What next-auth keeps of a signed-in user in the session's token (the jwt callback). */
-function sessionUser(user: SignedInUser): User {
+function sessionUser(user: FactorSignIn): User {
   return { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: user.factor };
+}
+
+/**
+ * A passkey's signature cannot be guessed, but each try costs a challenge and
+ * a verification: failures count against the client's address as failed
+ * passwords do. No account is named until the passkey is found, so none is charged.
+ */
+async function signInWithPasskeyWithinLimits(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin): Promise<SignedInUser | null> {
+  const address = origin.clientAddress ?? "unknown";
+  const wait = (await blockedFor("signInAddress", address)) ?? 0;
+  if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
+  const user = await signInWithPasskey(challengeId, assertion, rp, origin);
+  if (!user) await countFailure("signInAddress", address);
+  return user;
+}
+
+/** The headers the relying party is derived from when NEXTAUTH_URL is unset (lib/auth/passkey-relying-party.ts). */
+function relyingPartyHeaders(get: (name: string) => string | undefined): Headers {
+  const headers = new Headers();
+  for (const name of ["host", "x-forwarded-host", "x-forwarded-proto"]) {
+    const value = get(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
 }
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {

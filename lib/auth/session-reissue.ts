@@ -1,20 +1,20 @@
 import { encode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
-import { sessionClaims, sessionCookieName } from "@/lib/auth/session-cookie";
-import type { SessionFactor } from "@/lib/auth/session-factor";
+import { sessionClaims, sessionCookieName, type SessionFactor } from "@/lib/auth/session-cookie";
 import type { StaffUser } from "@/lib/auth/users";
 import { env } from "@/lib/server/env";
 
 // After a person ends their other sessions (a new password, "sign out
-// everywhere"), the session that asked must go on: a server action gives its
-// browser a new session cookie, dated at the cut-off the change set, made as
-// next-auth makes its own (an encrypted JWT with the same claims and lifetime).
+// everywhere", a passkey added or removed), the session that asked must go on:
+// a server action gives its browser a new session cookie, dated at the cut-off
+// the change set, made as next-auth makes its own (an encrypted JWT with the
+// same claims and lifetime).
 
 /**
  * Sets this request's session cookie to a new session of `user`, signed in at
- * `signedInAt`, by `factor`: the one given (a session that just turned on an
- * authenticator app has passed it), or the current session's.
+ * `signedInAt`, with `factor`; by default the factor the current session was
+ * signed in with: ending other sessions proves no new factor.
  */
 export async function reissueSession(user: StaffUser, signedInAt: Date, factor?: SessionFactor): Promise<void> {
   const store = await cookies();

@@ -43,12 +43,12 @@ async function withApp(when = NOW): Promise<{ user: StaffUser; secret: string; r
 }
 
 type Authorize = (credentials: unknown, request: { headers: Record<string, string> }) => Promise<{ id: string; factor?: string } | null>;
-const provider = (index: number) => (authOptions().providers[index] as unknown as { options: { authorize: Authorize } }).options.authorize;
+const provider = (id: "credentials" | "code") => (authOptions().providers.find((each) => each.id === id) as unknown as { options: { authorize: Authorize } }).options.authorize;
 const FORM = { headers: { [CLIENT_ADDRESS_HEADER]: "198.51.100.9", "user-agent": "Firefox/140.0" } };
 
 /** Sign-in's first step for a person with an app: the ticket the form gets in place of a session. */
 async function ticketFor(email: string): Promise<string> {
-  const refusal = await provider(0)({ email, password: PASSWORD }, FORM).then(
+  const refusal = await provider("credentials")({ email, password: PASSWORD }, FORM).then(
     () => expect.fail("a password alone signed in"),
     (error: unknown) => (error as Error).message,
   );
@@ -153,7 +153,7 @@ describe("setting up and turning off", () => {
     expect(await totpStatus(user.id)).toEqual({ state: "off", confirmedAt: null, recoveryCodesLeft: 0 });
     expect(await db().recoveryCode.count({ where: { userId: user.id } })).toBe(0);
     expect((await subjectHistory("account", user.id, { limit: 5 })).entries[0]).toMatchObject({ action: "account.totp_disabled" });
-    expect(await provider(0)({ email: user.email, password: PASSWORD }, FORM)).toMatchObject({ id: user.id, factor: "password" });
+    expect(await provider("credentials")({ email: user.email, password: PASSWORD }, FORM)).toMatchObject({ id: user.id, factor: "password" });
   });
 
   it("counts wrong codes on the Account page against the account's sign-in limit", async () => {
@@ -169,18 +169,18 @@ describe("signing in with a code", () => {
     // Confirmed a minute ago, so that now's code is of a later step.
     const { user, secret, recoveryCodes } = await withApp(new Date(Date.now() - 60_000));
     // A wrong password says nothing of the app.
-    expect(await provider(0)({ email: user.email, password: "not the password" }, FORM)).toBeNull();
+    expect(await provider("credentials")({ email: user.email, password: "not the password" }, FORM)).toBeNull();
     const ticket = await ticketFor(user.email);
     expect(ticket).not.toContain(user.id);
     expect(openCodeChallenge(ticket)).toEqual({ userId: user.id, account: user.email });
     expect(openCodeChallenge(ticket, new Date(Date.now() + 6 * 60 * 1000))).toBeNull();
 
     const now = new Date();
-    expect(await provider(1)({ ticket, code: codeAt(secret, now) }, FORM)).toMatchObject({ id: user.id, factor: "totp" });
-    await expect(provider(1)({ ticket, code: codeAt(secret, now) }, FORM)).rejects.toThrow(/^wrong-code$/);
-    expect(await provider(1)({ ticket: await ticketFor(user.email), code: recoveryCodes[0] }, FORM)).toMatchObject({ id: user.id, factor: "recovery" });
-    await expect(provider(1)({ ticket, code: recoveryCodes[0] }, FORM)).rejects.toThrow(/^wrong-code$/);
-    await expect(provider(1)({ ticket: "v1.made.up.ticket", code: recoveryCodes[1] }, FORM)).rejects.toThrow(/^challenge-expired$/);
+    expect(await provider("code")({ ticket, code: codeAt(secret, now) }, FORM)).toMatchObject({ id: user.id, factor: "totp" });
+    await expect(provider("code")({ ticket, code: codeAt(secret, now) }, FORM)).rejects.toThrow(/^wrong-code$/);
+    expect(await provider("code")({ ticket: await ticketFor(user.email), code: recoveryCodes[0] }, FORM)).toMatchObject({ id: user.id, factor: "recovery" });
+    await expect(provider("code")({ ticket, code: recoveryCodes[0] }, FORM)).rejects.toThrow(/^wrong-code$/);
+    await expect(provider("code")({ ticket: "v1.made.up.ticket", code: recoveryCodes[1] }, FORM)).rejects.toThrow(/^challenge-expired$/);
 
     const signIns = (await subjectHistory("account", user.id, { limit: 10 })).entries.filter((entry) => entry.action.startsWith("sign_in."));
     expect(signIns.map((entry) => [entry.action, entry.changes])).toEqual([
@@ -203,12 +203,12 @@ describe("signing in with a code", () => {
     vi.stubEnv("RATE_LIMIT_SIGN_IN_ACCOUNT", "5/15m");
     const { user, secret } = await withApp(new Date(Date.now() - 60_000));
     const ticket = await ticketFor(user.email);
-    for (let attempt = 0; attempt < 4; attempt++) await expect(provider(1)({ ticket, code: `99999${attempt}` }, FORM)).rejects.toThrow(/^wrong-code$/);
+    for (let attempt = 0; attempt < 4; attempt++) await expect(provider("code")({ ticket, code: `99999${attempt}` }, FORM)).rejects.toThrow(/^wrong-code$/);
     // The password again, right, gives a new ticket but forgives nothing.
     const again = await ticketFor(user.email);
-    await expect(provider(1)({ ticket: again, code: "999994" }, FORM)).rejects.toThrow(/^wrong-code$/);
-    await expect(provider(1)({ ticket: again, code: codeAt(secret, new Date()) }, FORM)).rejects.toThrow(/^rate-limited:\d+$/);
-    await expect(provider(0)({ email: user.email, password: PASSWORD }, FORM)).rejects.toThrow(/^rate-limited:\d+$/);
+    await expect(provider("code")({ ticket: again, code: "999994" }, FORM)).rejects.toThrow(/^wrong-code$/);
+    await expect(provider("code")({ ticket: again, code: codeAt(secret, new Date()) }, FORM)).rejects.toThrow(/^rate-limited:\d+$/);
+    await expect(provider("credentials")({ email: user.email, password: PASSWORD }, FORM)).rejects.toThrow(/^rate-limited:\d+$/);
   });
 });
 

@@ -7,7 +7,7 @@ import { requireStrongPassword } from "@/lib/auth/password-strength";
 import { db, Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
-import type { SessionFactor } from "@/lib/auth/session-factor";
+import type { SessionFactor } from "@/lib/auth/session-cookie";
 import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
 // Staff accounts; returns plain objects without the password hash. The team's
@@ -114,15 +114,17 @@ export async function createFirstOwner(input: Omit<NewUser, "role">, origin: Req
   return inserted === 1 ? user : null;
 }
 
-/** An account that has just signed in, the moment its session counts from, and how it proved who it is. */
-export type SignedInUser = StaffUser & { signedInAt: Date; factor: SessionFactor };
+/** An account that has just signed in, and the moment its session counts from. */
+export type SignedInUser = StaffUser & { signedInAt: Date };
+/** A signed-in account, and how it proved who it is (the session's factor claim). */
+export type FactorSignIn = SignedInUser & { factor: SessionFactor };
 
 /**
  * The account these credentials open, signed in with the password alone, or
  * null. For an account with an authenticator app, sign-in (auth-options.ts)
  * calls checkPassword and asks for a code before recordSignIn instead.
  */
-export async function authenticate(email: string, password: string, origin: RequestOrigin | null): Promise<SignedInUser | null> {
+export async function authenticate(email: string, password: string, origin: RequestOrigin | null): Promise<FactorSignIn | null> {
   const user = await checkPassword(email, password, origin);
   return user && recordSignIn(user, "password", origin);
 }
@@ -160,7 +162,7 @@ export async function checkPassword(email: string, password: string, origin: Req
  * its session: now, or at the account's last cut-off if this instance's clock
  * is behind the one that made it, so a new session is never born void.
  */
-export async function recordSignIn(user: StaffUser, factor: SessionFactor, origin: RequestOrigin | null): Promise<SignedInUser> {
+export async function recordSignIn(user: StaffUser, factor: SessionFactor, origin: RequestOrigin | null): Promise<FactorSignIn> {
   const now = new Date();
   const row = await db().$transaction(async (tx) => {
     const updated = await tx.user.update({ where: { id: user.id }, data: { lastSignInAt: now } });
@@ -178,14 +180,14 @@ export function recordWrongCode(user: StaffUser, origin: RequestOrigin | null): 
 }
 
 /** Why a sign-in failed, for owners reading the record; the form says none of it. */
-type SignInFailure = "unknown email" | "wrong password" | "deactivated" | "wrong code";
+type SignInFailure = "unknown email" | "wrong password" | "deactivated" | "wrong code" | "unknown passkey" | "passkey refused";
 
 /**
  * A failed sign-in writes nothing else, so its record is an insert of its own.
  * What was typed as the email is kept only when it is an email address: people
  * type their password in the wrong field, and sign-in does not bound its length.
  */
-function recordSignInFailure(subjectId: string, typedEmail: string, reason: SignInFailure, origin: RequestOrigin | null): Promise<void> {
+export function recordSignInFailure(subjectId: string, typedEmail: string, reason: SignInFailure, origin: RequestOrigin | null): Promise<void> {
   const email = emailSchema.safeParse(typedEmail).success ? typedEmail : null;
   return recordActivity(db(), [accountRecord("sign_in.failed", subjectId, { after: { email, reason } }, { actor: APP_ACTOR, origin })]);
 }

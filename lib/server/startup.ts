@@ -1,3 +1,4 @@
+import { assumedRelyingPartyWarning } from "@/lib/auth/passkey-relying-party";
 import { describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { sqliteDanglingRows } from "@/lib/db/sqlite";
@@ -21,6 +22,8 @@ export function startServer(): Promise<void> {
       // With PostgreSQL, foreign keys are always enforced; a SQLite file can be edited with them off.
       const dangling = config.database.provider === "sqlite" ? sqliteDanglingRows(config.database.path) : [];
       if (dangling.length > 0) log.warn("rows whose foreign key points at nothing; the app ignores them", { rows: dangling.slice(0, 20), count: dangling.length });
+      const assumption = assumedRelyingPartyWarning();
+      if (assumption) log.warn(assumption);
     } catch (error) {
       if (error instanceof EnvError) {
         process.stderr.write(`plant-store: ${error.message}\n`);

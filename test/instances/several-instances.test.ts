@@ -93,7 +93,7 @@ describe("a staff member behind a load balancer", () => {
       await page.goto("/sign-in");
       await page.getByLabel("Email").fill("olive@plants.example");
       await page.getByLabel("Password").fill("correct horse battery staple");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("heading", { name: "Plants" }).waitFor();
 
       await page.goto("/plants/new");

@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
 import { AccountProfileForm } from "@/components/account-profile-form";
+import { PasskeyAddForm } from "@/components/passkey-add-form";
+import { PasskeyList } from "@/components/passkey-list";
 import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
 import { TotpSettings } from "@/components/totp-settings";
+import { listPasskeys } from "@/lib/auth/passkeys";
 import { requireStaff } from "@/lib/auth/require-staff";
 import { totpStatus } from "@/lib/auth/totp-factor";
 
@@ -12,6 +15,7 @@ export const metadata: Metadata = { title: "Your account · Plant Store" };
 export default async function AccountPage() {
   const user = await requireStaff("/account");
   const totp = await totpStatus(user.id);
+  const passkeys = await listPasskeys(user.id);
   return (
     <>
       <h1>Your account</h1>
@@ -25,6 +29,18 @@ export default async function AccountPage() {
       <section aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
         <PasswordChangeForm email={user.email} />
+      </section>
+      <section aria-labelledby="passkeys-heading">
+        <h2 id="passkeys-heading">Passkeys</h2>
+        <p>
+          A passkey signs you in without your password, with your phone, computer or security key and its fingerprint, face or PIN. Adding or removing one signs you
+          out everywhere else.
+        </p>
+        <PasskeyList
+          passkeys={passkeys.map((passkey) => ({ id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null }))}
+        />
+        <h3>Add a passkey</h3>
+        <PasskeyAddForm />
       </section>
       <section aria-labelledby="totp-heading">
         <h2 id="totp-heading">Authenticator app</h2>
