@@ -102,7 +102,7 @@ describe("the session's factor claim", () => {
     expect(token).toMatchObject({ sub: "u", signedInAt: 5, factor: "passkey" });
     // next-auth merges a provider's options over its defaults (id "credentials") when it starts.
     const providers = authOptions().providers.map((provider) => (provider as { options?: { id?: string } }).options?.id ?? provider.id);
-    expect(providers).toEqual(["credentials", "passkey"]);
+    expect(providers).toEqual(["credentials", "code", "passkey"]);
   });
 });
 

@@ -43,7 +43,10 @@ async function withApp(when = NOW): Promise<{ user: StaffUser; secret: string; r
 }
 
 type Authorize = (credentials: unknown, request: { headers: Record<string, string> }) => Promise<{ id: string; factor?: string } | null>;
-const provider = (id: "credentials" | "code") => (authOptions().providers.find((each) => each.id === id) as unknown as { options: { authorize: Authorize } }).options.authorize;
+// next-auth merges a provider's options (its id among them) over its defaults when it starts: until then the id is in options.
+type Configured = { id: string; options: { id?: string; authorize: Authorize } };
+const provider = (id: "credentials" | "code") =>
+  (authOptions().providers as unknown as Configured[]).find((each) => (each.options.id ?? each.id) === id)!.options.authorize;
 const FORM = { headers: { [CLIENT_ADDRESS_HEADER]: "198.51.100.9", "user-agent": "Firefox/140.0" } };
 
 /** Sign-in's first step for a person with an app: the ticket the form gets in place of a session. */
