@@ -67,11 +67,13 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "account.changed": "changed",
   "account.deactivated": "deactivated",
   "account.reactivated": "reactivated",
+  "account.factors_cleared": "cleared the second factors of",
   "password.changed": "changed the password",
   "password.reset_requested": "made a password reset link",
   "password.reset": "reset the password",
   "sign_in.succeeded": "signed in",
   "sign_in.failed": "failed to sign in",
+  "settings.changed": "changed",
 };
 
 /** What was done, in words: "created", "changed", "deleted", "restored"… */
@@ -145,6 +147,7 @@ const FAMILY_WORDS: Record<string, string> = {
   account: "accounts",
   password: "passwords",
   sign_in: "sign-ins",
+  settings: "settings",
 };
 
 /** What a family of actions ("plant.*") is about, in words: "plants". */
@@ -153,7 +156,7 @@ export function describeFamily(family: `${string}.*`): string {
   return FAMILY_WORDS[name] ?? name;
 }
 
-const SUBJECT_WORDS: Record<SubjectKind, string> = { plant: "plant", token: "API token", webhook: "webhook endpoint", account: "account", invitation: "invitation" };
+const SUBJECT_WORDS: Record<SubjectKind, string> = { plant: "plant", token: "API token", webhook: "webhook endpoint", account: "account", invitation: "invitation", setting: "setting" };
 
 /**
  * What a record is about, in words: "plant 9007199254740993", "webhook

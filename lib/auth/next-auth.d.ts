@@ -15,5 +15,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     signedInAt?: number;
+    /** How the session was signed in (issue 24): "password", "totp", "recovery" or "passkey". */
+    factor?: string;
   }
 }

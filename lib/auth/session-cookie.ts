@@ -1,5 +1,6 @@
 import { decode } from "next-auth/jwt";
 import { env } from "@/lib/server/env";
+import { SESSION_FACTORS, type SessionFactor } from "@/lib/validations/second-factor-policy";
 
 // next-auth's session cookie, read straight from a request's Cookie header:
 // by the staff pages and actions (lib/auth/require-staff.ts) and by API routes
@@ -21,9 +22,10 @@ export function sessionCookieName(): string {
 /**
  * Who a session is, and when they signed in: the moment decides whether a
  * later "end every session" (a password change, a reset, a deactivation) has
- * voided it (lib/auth/users.ts findSessionUser).
+ * voided it (lib/auth/users.ts findSessionUser). `factor`: how it was signed
+ * in (issue 24); null for a session from before the claim, or an unknown value.
  */
-export type SessionClaims = { userId: string; signedInAt: Date };
+export type SessionClaims = { userId: string; signedInAt: Date; factor: SessionFactor | null };
 
 /** The claims of a valid, unexpired session cookie in a request's Cookie header, or null. */
 export function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
@@ -46,7 +48,8 @@ export async function sessionClaims(lookup: (name: string) => string | undefined
       if (typeof claims?.sub !== "string") return null;
       // A session from before the claim existed counts as signed in long ago: any cut-off ends it.
       const signedInAt = typeof claims.signedInAt === "number" && Number.isFinite(claims.signedInAt) ? claims.signedInAt : 0;
-      return { userId: claims.sub, signedInAt: new Date(signedInAt) };
+      const factor = (SESSION_FACTORS as readonly unknown[]).includes(claims.factor) ? (claims.factor as SessionFactor) : null;
+      return { userId: claims.sub, signedInAt: new Date(signedInAt), factor };
     } catch {
       return null;
     }
