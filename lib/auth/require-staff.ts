@@ -5,7 +5,7 @@ import { signInPath } from "@/lib/auth/callback-url";
 import { secondFactorStanding, type SecondFactorStanding } from "@/lib/auth/second-factor-policy";
 import { sessionClaims } from "@/lib/auth/session-cookie";
 import { findSessionUser, type StaffUser } from "@/lib/auth/users";
-import type { SessionFactor } from "@/lib/validations/second-factor-policy";
+import type { SessionFactor } from "@/lib/auth/session-factor";
 
 // Called by every staff page and every server action before it touches data.
 // Middleware alone is not a guard: CVE-2025-29927 skipped it with one header.
@@ -42,7 +42,7 @@ export async function requireOwner(returnPath: string): Promise<StaffUser> {
 }
 
 /** A signed-in staff member's session: who, and how they signed in. */
-export type StaffSession = { user: StaffUser; factor: SessionFactor | null; standing: SecondFactorStanding };
+export type StaffSession = { user: StaffUser; factor: SessionFactor | undefined; standing: SecondFactorStanding };
 
 /** requireStaff's session with its `factor`, for actions that ask how it was signed in (creating an API token). */
 export async function requireStaffSession(returnPath: string): Promise<StaffSession> {

@@ -101,7 +101,7 @@ describe("the second-factor policy", () => {
     expect(await secondFactorStanding(olive, "totp")).toBe("passed");
     expect(await secondFactorStanding(olive, "recovery")).toBe("passed");
     expect(await secondFactorStanding(olive, "password")).toBe("sign_in_again");
-    expect(await secondFactorStanding(olive, null)).toBe("sign_in_again");
+    expect(await secondFactorStanding(olive, undefined)).toBe("sign_in_again");
     expect(await secondFactorStanding(sam, "password")).toBe("passed");
 
     await changeSecondFactorPolicy("everyone", olive, ownerBy(olive));
@@ -121,10 +121,10 @@ describe("creating an API token in the staff app", () => {
   it("needs a session that passed the person's second factor, when they have one", async () => {
     const sam = await member("Sam", "staff");
     expect(await mayCreateApiToken(sam.id, "password")).toBe(true);
-    expect(await mayCreateApiToken(sam.id, null)).toBe(true);
+    expect(await mayCreateApiToken(sam.id, undefined)).toBe(true);
     await addTotp(sam);
     expect(await mayCreateApiToken(sam.id, "password")).toBe(false);
-    expect(await mayCreateApiToken(sam.id, null)).toBe(false);
+    expect(await mayCreateApiToken(sam.id, undefined)).toBe(false);
     expect(await mayCreateApiToken(sam.id, "totp")).toBe(true);
     expect(await mayCreateApiToken(sam.id, "recovery")).toBe(true);
     expect(await mayCreateApiToken(sam.id, "passkey")).toBe(true);

@@ -4,7 +4,8 @@ import type { StaffUser } from "@/lib/auth/users";
 import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { Role } from "@/lib/validations/user-options";
-import { type SecondFactorPolicy, secondFactorPolicySchema, type SessionFactor } from "@/lib/validations/second-factor-policy";
+import type { SessionFactor } from "@/lib/auth/session-factor";
+import { type SecondFactorPolicy, secondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
 
 // The owners' policy on second factors (issue 24), kept in the settings table
 // under one key: absent (a store from before it) reads as "off". Who has a
@@ -46,8 +47,8 @@ export async function secondFactorRequired(user: Pick<StaffUser, "role">, client
 }
 
 /** Whether a session's `factor` claim says it passed a second factor; a session from before the claim did not. */
-export function sessionPassedSecondFactor(factor: SessionFactor | null): boolean {
-  return factor !== null && factor !== "password";
+export function sessionPassedSecondFactor(factor: SessionFactor | undefined): boolean {
+  return factor !== undefined && factor !== "password";
 }
 
 /**
@@ -58,7 +59,7 @@ export function sessionPassedSecondFactor(factor: SessionFactor | null): boolean
  */
 export type SecondFactorStanding = "passed" | "set_up" | "sign_in_again";
 
-export async function secondFactorStanding(user: Pick<StaffUser, "id" | "role">, factor: SessionFactor | null): Promise<SecondFactorStanding> {
+export async function secondFactorStanding(user: Pick<StaffUser, "id" | "role">, factor: SessionFactor | undefined): Promise<SecondFactorStanding> {
   const [has, required] = await Promise.all([hasSecondFactor(user.id), secondFactorRequired(user)]);
   if (has) return sessionPassedSecondFactor(factor) ? "passed" : "sign_in_again";
   return required ? "set_up" : "passed";
@@ -106,6 +107,6 @@ export async function changeSecondFactorPolicy(policy: SecondFactorPolicy, owner
  * makes tokens only from a session that passed it. Tokens already made, and
  * the CLI's, are not affected.
  */
-export async function mayCreateApiToken(userId: string, factor: SessionFactor | null): Promise<boolean> {
+export async function mayCreateApiToken(userId: string, factor: SessionFactor | undefined): Promise<boolean> {
   return sessionPassedSecondFactor(factor) || !(await hasSecondFactor(userId));
 }

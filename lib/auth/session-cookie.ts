@@ -1,6 +1,6 @@
 import { decode } from "next-auth/jwt";
+import { isSessionFactor, type SessionFactor } from "@/lib/auth/session-factor";
 import { env } from "@/lib/server/env";
-import { SESSION_FACTORS, type SessionFactor } from "@/lib/validations/second-factor-policy";
 
 // next-auth's session cookie, read straight from a request's Cookie header:
 // by the staff pages and actions (lib/auth/require-staff.ts) and by API routes
@@ -20,12 +20,11 @@ export function sessionCookieName(): string {
 }
 
 /**
- * Who a session is, and when they signed in: the moment decides whether a
- * later "end every session" (a password change, a reset, a deactivation) has
- * voided it (lib/auth/users.ts findSessionUser). `factor`: how it was signed
- * in (issue 24); null for a session from before the claim, or an unknown value.
+ * Who a session is, when they signed in, and how: the moment decides whether
+ * a later "end every session" (a password change, a reset, a deactivation, a
+ * factor changed) has voided it (lib/auth/users.ts findSessionUser).
  */
-export type SessionClaims = { userId: string; signedInAt: Date; factor: SessionFactor | null };
+export type SessionClaims = { userId: string; signedInAt: Date; factor: SessionFactor | undefined };
 
 /** The claims of a valid, unexpired session cookie in a request's Cookie header, or null. */
 export function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
@@ -48,8 +47,8 @@ export async function sessionClaims(lookup: (name: string) => string | undefined
       if (typeof claims?.sub !== "string") return null;
       // A session from before the claim existed counts as signed in long ago: any cut-off ends it.
       const signedInAt = typeof claims.signedInAt === "number" && Number.isFinite(claims.signedInAt) ? claims.signedInAt : 0;
-      const factor = (SESSION_FACTORS as readonly unknown[]).includes(claims.factor) ? (claims.factor as SessionFactor) : null;
-      return { userId: claims.sub, signedInAt: new Date(signedInAt), factor };
+      // A session from before the factor claim says nothing of how it signed in: undefined.
+      return { userId: claims.sub, signedInAt: new Date(signedInAt), factor: isSessionFactor(claims.factor) ? claims.factor : undefined };
     } catch {
       return null;
     }

@@ -18,11 +18,3 @@ export const SECOND_FACTOR_POLICY_LABELS: Record<SecondFactorPolicy, string> = {
   owners: "Owners: every owner must have one",
   everyone: "Everyone: every owner and staff member must have one",
 };
-
-/**
- * How a session was signed in, as its `factor` claim says (lib/auth/auth-options.ts):
- * with a password alone, or with a second factor too (an authenticator app's
- * code, a recovery code) or a passkey, which is two factors in itself.
- */
-export const SESSION_FACTORS = ["password", "totp", "recovery", "passkey"] as const;
-export type SessionFactor = (typeof SESSION_FACTORS)[number];
