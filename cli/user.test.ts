@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { userInfo } from "node:os";
 import { describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { sealEndpointSecret } from "@/lib/webhooks/endpoint-secret";
 import { type CliRun, runCli } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
 import { type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
@@ -203,6 +204,31 @@ describe("user CLI", () => {
       { action: "account.deactivated", by: BY_CLI, subject: sam, changes: { before: { status: "active" }, after: { status: "deactivated" } } },
       { action: "account.reactivated", by: BY_CLI, subject: sam, changes: { before: { status: "deactivated" }, after: { status: "active" } } },
     ]);
+  });
+
+  it("reset-factors clears an account's second factors and ends its sessions, for an owner who lost every factor", async () => {
+    const database = await teamWithOwner();
+    const olive = await accountIdOf(database, "olive@example.com");
+    const now = sqlTime(database, new Date());
+    // Written as the app writes them (the seed sealed under the app's secret); these tests are about clearing them.
+    await database.query("INSERT INTO totp_factors (user_id, secret, confirmed_at, created_at) VALUES ($1, $2, $3, $4)", [olive, sealEndpointSecret("JBSWY3DPEHPK3PXP"), now, now]);
+    await database.query("INSERT INTO recovery_codes (id, user_id, code_hash, created_at) VALUES ('rc-1', $1, $2, $3)", [olive, sha256("recovery code"), now]);
+    await database.query("INSERT INTO passkeys (id, user_id, name, public_key, device_type, backed_up, created_at) VALUES ('cred-1', $1, 'work phone', 'pQECAyYgASFYIA', 'multiDevice', TRUE, $2)", [olive, now]);
+
+    const cleared = await user(database, ["reset-factors", "Olive@Example.com"]);
+    expect(cleared).toMatchObject({ code: 0, stdout: "" });
+    expect(cleared.stderr).toBe("cleared its authenticator app and recovery codes and 1 passkey(s) of olive@example.com, and ended its sessions: it signs in with its password alone\n");
+    for (const table of ["totp_factors", "recovery_codes", "passkeys"]) expect(await database.query(`SELECT user_id FROM ${table}`)).toEqual([]);
+    const [row] = await database.query<{ sessions_valid_from: unknown }>("SELECT sessions_valid_from FROM users WHERE id = $1", [olive]);
+    expect(row?.sessions_valid_from).not.toBeNull();
+    const recorded = [{ action: "account.factors_cleared", by: BY_CLI, subject: `account:${olive}`, changes: { before: { authenticatorApp: true, passkeys: ["work phone"] } } }];
+    expect(await activity(database)).toEqual(recorded);
+
+    // Again: nothing to clear, nothing recorded.
+    expect(await user(database, ["reset-factors", "olive@example.com"])).toMatchObject({ code: 0, stderr: "olive@example.com has no second factor: nothing cleared, its sessions go on\n" });
+    expect(await activity(database)).toEqual(recorded);
+    expect(await user(database, ["reset-factors", "nobody@example.com"])).toMatchObject({ code: 1, stderr: "user: no account has email nobody@example.com\n" });
+    expect(await user(database, ["reset-factors"])).toMatchObject({ code: 2, stderr: expect.stringContaining("reset-factors takes the account's email") });
   });
 
   it("reset-password prints only the link, and a new one withdraws the pending one", async () => {

@@ -1,4 +1,4 @@
-// npm run --silent user -- <create|list|invite|role|deactivate|reactivate|reset-password>
+// npm run --silent user -- <create|list|invite|role|deactivate|reactivate|reset-password|reset-factors>
 // The operator's account CLI (issue 21: the store's team). Works against the
 // configured database whether or not the app is running, under the same rules
 // as the owners' team page: the last active owner is never demoted nor
@@ -18,6 +18,7 @@ import { accountLinkUrl } from "@/lib/auth/account-link-url";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
 import { AccountNotFoundError } from "@/lib/auth/account-errors";
 import { createInvitation, createPasswordReset } from "@/lib/auth/account-links";
+import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
 import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from "@/lib/auth/team";
 import { createUser, findUserIdByEmail } from "@/lib/auth/users";
 import { migrate } from "@/lib/db/migrate";
@@ -39,6 +40,9 @@ const USAGE = `usage:
   user reactivate <email>
   user reset-password <email>
       prints only a password reset link (valid 24 hours, once) on stdout; using it ends the account's sessions
+  user reset-factors <email>
+      clears its second factors (authenticator app, recovery codes, passkeys) and ends its sessions:
+      it signs in with its password alone, for an owner who lost every factor
   The link's address is NEXTAUTH_URL, or http://localhost:$PORT.`;
 
 async function main(argv: string[]): Promise<void> {
@@ -59,6 +63,8 @@ async function main(argv: string[]): Promise<void> {
       return reactivate(rest);
     case "reset-password":
       return resetPassword(rest);
+    case "reset-factors":
+      return resetFactors(rest);
     default:
       throw new UsageError(command ? `unknown command ${command}` : "a command is required");
   }
@@ -176,6 +182,17 @@ async function resetPassword(args: string[]): Promise<void> {
   process.stderr.write(
     `password reset link for ${link.email}: ${mailed(await mailPasswordReset(link, url), link.email)}; it works once, until ${link.expiresAt.toISOString()}, and ends the account's sessions when used\n`,
   );
+}
+
+async function resetFactors(args: string[]): Promise<void> {
+  const [email] = positionals(args, 1, "reset-factors takes the account's email");
+  const { user, cleared } = await clearSecondFactors(await accountId(email), cliAttribution());
+  if (!cleared) {
+    process.stderr.write(`${user.email} has no second factor: nothing cleared, its sessions go on\n`);
+    return;
+  }
+  const what = [...(cleared.authenticatorApp ? ["its authenticator app and recovery codes"] : []), ...(cleared.passkeys.length ? [`${cleared.passkeys.length} passkey(s)`] : [])].join(" and ");
+  process.stderr.write(`cleared ${what} of ${user.email}, and ended its sessions: it signs in with its password alone\n`);
 }
 
 /** What became of a link's email, for the operator: with a mail server configured, the link is also emailed. */

@@ -2,6 +2,7 @@
 
 import { useRef } from "react";
 import { changeMemberRole, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
+import { ClearFactorsDialog } from "@/components/clear-factors-dialog";
 import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
 import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
@@ -16,6 +17,7 @@ export type TeamMemberRow = {
   status: "active" | "deactivated";
   lastSignInAt: Date | null;
   liveTokens: number;
+  hasSecondFactor: boolean;
 };
 
 /**
@@ -33,6 +35,7 @@ export function TeamMemberList({ members, selfId }: { members: TeamMemberRow[]; 
     { header: "Status", cell: (member) => member.status },
     { header: "Last sign-in", cell: (member) => <LocalTime date={member.lastSignInAt} /> },
     { header: "API tokens", cell: (member) => member.liveTokens },
+    { header: "Second factor", cell: (member) => (member.hasSecondFactor ? "yes" : "none") },
     { header: "Actions", cell: (member) => <MemberActions member={member} self={member.id === selfId} pending={pending} act={act} /> },
   ];
   const name: CardTableColumn<TeamMemberRow> = { header: "Name", cell: (member) => (member.id === selfId ? `${member.name} (you)` : member.name), breakAnywhere: true };
@@ -57,6 +60,7 @@ function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; 
           <button type="button" className="secondary" aria-disabled={pending} aria-label={`Password reset link for ${member.name}`} onClick={() => act(() => makePasswordReset(member.id))}>
             Password reset link
           </button>
+          {member.hasSecondFactor && !self && <ClearFactorsDialog member={member} pending={pending} act={act} />}
           <DeactivateDialog member={member} self={self} pending={pending} act={act} />
         </>
       ) : (

@@ -4,26 +4,33 @@ import { redirect } from "next/navigation";
 import { PasskeySignIn } from "@/components/passkey-sign-in";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaffSession } from "@/lib/auth/require-staff";
 import { hasAnyUser } from "@/lib/auth/users";
 import { mailConfigured } from "@/lib/mail/mailer";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · Plant Store" };
 
-type SearchParams = Promise<{ callbackUrl?: string | string[]; setup?: string }>;
+type SearchParams = Promise<{ callbackUrl?: string | string[]; setup?: string; again?: string }>;
 
 export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
-  const { callbackUrl, setup } = await searchParams;
+  const { callbackUrl, setup, again } = await searchParams;
   const back = safeCallbackPath(callbackUrl);
   if (!(await hasAnyUser())) redirect("/setup");
-  if (await currentStaff()) redirect(back);
+  // A session that did not pass the person's second factor stays here, to sign in again with it (issue 24).
+  const session = await currentStaffSession();
+  if (session && session.standing !== "sign_in_again") redirect(back);
   return (
     <main id="main" className="narrow">
       <h1>Sign in to Plant Store</h1>
       {setup === "done" && (
         <p className="confirmation" role="status">
           Your owner account is ready. Sign in with it.
+        </p>
+      )}
+      {again === "second-factor" && (
+        <p className="confirmation" role="status">
+          Your account has a second factor: sign in again with it to go on.
         </p>
       )}
       <SignInForm callbackPath={back} />

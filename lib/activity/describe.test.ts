@@ -130,6 +130,6 @@ describe("a record in one line, its subject and its kind", () => {
   });
 
   it("has words for every family of actions", () => {
-    expect(ACTION_FAMILIES.map(describeFamily)).toEqual(["plants", "API tokens", "webhook endpoints", "accounts", "passwords", "sign-ins"]);
+    expect(ACTION_FAMILIES.map(describeFamily)).toEqual(["plants", "API tokens", "webhook endpoints", "accounts", "passwords", "sign-ins", "settings"]);
   });
 });

@@ -69,6 +69,7 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "account.reactivated": "reactivated",
   "account.passkey_added": "added a passkey",
   "account.passkey_removed": "removed a passkey",
+  "account.factors_cleared": "cleared the second factors of",
   "password.changed": "changed the password",
   "password.reset_requested": "made a password reset link",
   "password.reset": "reset the password",
@@ -77,6 +78,7 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "account.totp_enabled": "turned on an authenticator app",
   "account.totp_disabled": "turned off the authenticator app",
   "account.recovery_codes_renewed": "made new recovery codes",
+  "settings.changed": "changed",
 };
 
 /** What was done, in words: "created", "changed", "deleted", "restored"… */
@@ -150,6 +152,7 @@ const FAMILY_WORDS: Record<string, string> = {
   account: "accounts",
   password: "passwords",
   sign_in: "sign-ins",
+  settings: "settings",
 };
 
 /** What a family of actions ("plant.*") is about, in words: "plants". */
@@ -158,7 +161,7 @@ export function describeFamily(family: `${string}.*`): string {
   return FAMILY_WORDS[name] ?? name;
 }
 
-const SUBJECT_WORDS: Record<SubjectKind, string> = { plant: "plant", token: "API token", webhook: "webhook endpoint", account: "account", invitation: "invitation" };
+const SUBJECT_WORDS: Record<SubjectKind, string> = { plant: "plant", token: "API token", webhook: "webhook endpoint", account: "account", invitation: "invitation", setting: "setting" };
 
 /**
  * What a record is about, in words: "plant 9007199254740993", "webhook

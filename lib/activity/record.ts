@@ -36,6 +36,7 @@ export const ACTIVITY_ACTIONS = [
   "account.reactivated",
   "account.passkey_added",
   "account.passkey_removed",
+  "account.factors_cleared",
   "password.changed",
   "password.reset_requested",
   "password.reset",
@@ -44,12 +45,14 @@ export const ACTIVITY_ACTIONS = [
   "account.totp_enabled",
   "account.totp_disabled",
   "account.recovery_codes_renewed",
+  "settings.changed",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 // An invitation is its own subject: no account exists until it is accepted
 // (then "account.joined" is the account's). Its id is the link's, never its secret.
-export type SubjectKind = "plant" | "token" | "webhook" | "account" | "invitation";
+// A store-wide setting's subject is its key (the second-factor policy's, issue 24).
+export type SubjectKind = "plant" | "token" | "webhook" | "account" | "invitation" | "setting";
 
 /** Field values before and after a change, only those that changed; a created subject has only after, a deleted one only before. */
 export type FieldChanges = { before?: Record<string, unknown>; after?: Record<string, unknown> };

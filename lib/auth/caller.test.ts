@@ -1,6 +1,9 @@
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/api-tokens";
+import { SECOND_FACTOR_POLICY_KEY } from "@/lib/auth/second-factor-policy";
+import type { SessionFactor } from "@/lib/auth/session-factor";
+import { db } from "@/lib/db/client";
 import { authenticateCaller } from "@/lib/auth/caller";
 import { endOtherSessions } from "@/lib/auth/own-account";
 import { deactivateUser, reactivateUser } from "@/lib/auth/team";
@@ -36,6 +39,21 @@ async function refusal(request: Request): Promise<{ status: number; message: str
 }
 
 describe("authenticateCaller with a staff session cookie", () => {
+  it("refuses (403) a session the second-factor policy holds, or that did not pass the person's factor", async () => {
+    const user = await createUser({ email: "ada@example.com", name: "Ada", role: "staff", password: "a long passphrase" }, TEST_BY);
+    const session = async (factor?: SessionFactor) => `next-auth.session-token=${await encode({ token: { sub: user.id, signedInAt: Date.now(), factor }, secret: env().authSecret })}`;
+    const sameOrigin = { "sec-fetch-site": "same-origin" };
+    try {
+      await db().setting.create({ data: { key: SECOND_FACTOR_POLICY_KEY, value: "everyone" } });
+      expect(await refusal(post({ cookie: await session("password"), ...sameOrigin }))).toMatchObject({ status: 403, message: expect.stringContaining("requires a second factor") });
+      await db().passkey.create({ data: { id: "ada-passkey", userId: user.id, name: "phone", publicKey: "pQECAyYgASFYIA", deviceType: "multiDevice", backedUp: true } });
+      expect(await refusal(post({ cookie: await session("password"), ...sameOrigin }))).toMatchObject({ status: 403, message: expect.stringContaining("sign in again") });
+      expect(await authenticateCaller(post({ cookie: await session("passkey"), ...sameOrigin }), "plants:write")).toMatchObject({ kind: "staff" });
+    } finally {
+      await db().setting.deleteMany();
+    }
+  });
+
   it("accepts it from the app's own origin", async () => {
     const caller = await authenticateCaller(post({ cookie, "sec-fetch-site": "same-origin" }), "plants:write");
     expect(caller).toMatchObject({ kind: "staff", user: { email: "sam@example.com" } });

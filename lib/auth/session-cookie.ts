@@ -1,4 +1,5 @@
 import { decode } from "next-auth/jwt";
+import { isSessionFactor, type SessionFactor } from "@/lib/auth/session-factor";
 import { env } from "@/lib/server/env";
 
 // next-auth's session cookie, read straight from a request's Cookie header:
@@ -19,19 +20,11 @@ export function sessionCookieName(): string {
 }
 
 /**
- * Who a session is, and when they signed in: the moment decides whether a
- * later "end every session" (a password change, a reset, a deactivation) has
- * voided it (lib/auth/users.ts findSessionUser).
+ * Who a session is, when they signed in, and how: the moment decides whether
+ * a later "end every session" (a password change, a reset, a deactivation, a
+ * factor changed) has voided it (lib/auth/users.ts findSessionUser).
  */
-export type SessionClaims = { userId: string; signedInAt: Date; factor?: SessionFactor };
-
-/**
- * How a session was signed in (issue 24): a password alone, a password and a
- * one-time code or a recovery code, or a passkey alone (two factors in one).
- * A session with none (from before the claim) passed no second factor.
- */
-export const SESSION_FACTORS = ["password", "totp", "recovery", "passkey"] as const;
-export type SessionFactor = (typeof SESSION_FACTORS)[number];
+export type SessionClaims = { userId: string; signedInAt: Date; factor: SessionFactor | undefined };
 
 /** The claims of a valid, unexpired session cookie in a request's Cookie header, or null. */
 export function readSessionCookie(cookieHeader: string | null): Promise<SessionClaims | null> {
@@ -54,8 +47,8 @@ export async function sessionClaims(lookup: (name: string) => string | undefined
       if (typeof claims?.sub !== "string") return null;
       // A session from before the claim existed counts as signed in long ago: any cut-off ends it.
       const signedInAt = typeof claims.signedInAt === "number" && Number.isFinite(claims.signedInAt) ? claims.signedInAt : 0;
-      const factor = SESSION_FACTORS.find((known) => known === claims.factor);
-      return { userId: claims.sub, signedInAt: new Date(signedInAt), ...(factor && { factor }) };
+      // A session from before the factor claim says nothing of how it signed in: undefined.
+      return { userId: claims.sub, signedInAt: new Date(signedInAt), factor: isSessionFactor(claims.factor) ? claims.factor : undefined };
     } catch {
       return null;
     }

@@ -1,7 +1,8 @@
 import { encode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
-import { sessionClaims, sessionCookieName, type SessionFactor } from "@/lib/auth/session-cookie";
+import { sessionClaims, sessionCookieName } from "@/lib/auth/session-cookie";
+import type { SessionFactor } from "@/lib/auth/session-factor";
 import type { StaffUser } from "@/lib/auth/users";
 import { env } from "@/lib/server/env";
 

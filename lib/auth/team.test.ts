@@ -50,8 +50,8 @@ describe("the team's listing", () => {
 
     const team = await listTeam();
     expect(team.members).toEqual([
-      { id: olive.id, email: "olive@example.com", name: "Olive", role: "owner", status: "active", createdAt: expect.any(Date), lastSignInAt: expect.any(Date), deactivatedAt: null, liveTokens: 1 },
-      { id: sam.id, email: "sam@example.com", name: "Sam", role: "staff", status: "deactivated", createdAt: expect.any(Date), lastSignInAt: null, deactivatedAt: expect.any(Date), liveTokens: 1 },
+      { id: olive.id, email: "olive@example.com", name: "Olive", role: "owner", status: "active", createdAt: expect.any(Date), lastSignInAt: expect.any(Date), deactivatedAt: null, liveTokens: 1, hasSecondFactor: false },
+      { id: sam.id, email: "sam@example.com", name: "Sam", role: "staff", status: "deactivated", createdAt: expect.any(Date), lastSignInAt: null, deactivatedAt: expect.any(Date), liveTokens: 1, hasSecondFactor: false },
       expect.objectContaining({ email: "ada@example.com", status: "active", liveTokens: 0 }),
     ]);
     expect(team.invitations).toEqual([{ id: pending.link.id, email: "ivy@example.com", role: "staff", status: "invited", createdAt: pending.link.createdAt, expiresAt: pending.link.expiresAt }]);

@@ -32,6 +32,8 @@ export type TeamMember = {
   deactivatedAt: Date | null;
   /** API tokens not revoked and not expired (a deactivated account's are refused while it is). */
   liveTokens: number;
+  /** Whether it has a second factor (a confirmed authenticator app or a passkey), which an owner may clear (issue 24). */
+  hasSecondFactor: boolean;
 };
 
 export type PendingInvitation = {
@@ -50,7 +52,10 @@ export async function listTeam(now = new Date()): Promise<Team> {
   const [users, invitations] = await Promise.all([
     db().user.findMany({
       orderBy: { createdAt: "asc" },
-      include: { _count: { select: { tokens: { where: { revokedAt: null, expiresAt: { gt: now } } } } } },
+      include: {
+        _count: { select: { tokens: { where: { revokedAt: null, expiresAt: { gt: now } } }, passkeys: true } },
+        totp: { select: { confirmedAt: true } },
+      },
     }),
     db().accountLink.findMany({
       where: { purpose: "invitation", usedAt: null, withdrawnAt: null, expiresAt: { gt: now } },
@@ -68,6 +73,7 @@ export async function listTeam(now = new Date()): Promise<Team> {
       lastSignInAt: user.lastSignInAt,
       deactivatedAt: user.deactivatedAt,
       liveTokens: user._count.tokens,
+      hasSecondFactor: user._count.passkeys > 0 || user.totp?.confirmedAt != null,
     })),
     invitations: invitations.map((link) => ({
       id: link.id,

@@ -7,7 +7,7 @@ import { requireStrongPassword } from "@/lib/auth/password-strength";
 import { db, Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
-import type { SessionFactor } from "@/lib/auth/session-cookie";
+import type { SessionFactor } from "@/lib/auth/session-factor";
 import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
 // Staff accounts; returns plain objects without the password hash. The team's

@@ -6,19 +6,29 @@ import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
 import { TotpSettings } from "@/components/totp-settings";
 import { listPasskeys } from "@/lib/auth/passkeys";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaffSession } from "@/lib/auth/require-staff";
 import { totpStatus } from "@/lib/auth/totp-factor";
 
 export const metadata: Metadata = { title: "Your account · Plant Store" };
 
 // Everyone's own account: owners and staff alike change only their own here.
 export default async function AccountPage() {
-  const user = await requireStaff("/account");
+  const { user, standing } = await requireStaffSession("/account");
   const totp = await totpStatus(user.id);
   const passkeys = await listPasskeys(user.id);
   return (
     <>
       <h1>Your account</h1>
+      {standing === "set_up" && (
+        // Where the policy sends whoever it holds (lib/auth/require-staff.ts SECOND_FACTOR_SETUP_PATH).
+        <section id="second-factor" aria-labelledby="second-factor-required-heading" className="notice">
+          <h2 id="second-factor-required-heading">Set up a second factor to go on</h2>
+          <p>
+            This store requires a second factor for you: add an authenticator app or a passkey on this page. Until you have, the other pages send you
+            back here.
+          </p>
+        </section>
+      )}
       <p>
         You are {user.role === "owner" ? "an owner" : "staff"} of this store.
       </p>

@@ -37,7 +37,9 @@ export async function finishAddingPasskey(values: unknown): Promise<PasskeyActio
   if (!rp) return { error: NO_ADDRESS };
   try {
     const { user: changed, sessionsValidFrom } = await addPasskey(user, parsed.data, rp, await actionAttribution(user));
-    await reissueSession(changed, sessionsValidFrom);
+    // The browser just proved the passkey, with user verification: this session has passed it, and the
+    // policy (lib/auth/second-factor-policy.ts) must not send its maker to sign in again with it.
+    await reissueSession(changed, sessionsValidFrom, "passkey");
     revalidatePath("/account");
     return { done: true };
   } catch (error) {

@@ -56,7 +56,9 @@ export async function turnOffTotp(values: unknown): Promise<TotpDisableResult> {
   if (!parsed.success) return { errors: fieldErrors(parsed.error, totpDisableFieldSchema) };
   try {
     const { user: changed, sessionsValidFrom } = await disableTotp(user, parsed.data.currentPassword, parsed.data.code, await actionAttribution(user));
-    await reissueSession(changed, sessionsValidFrom, "password");
+    // It keeps how it signed in: turning the app off took its code, and a passkey the person still has
+    // must not send them to sign in again.
+    await reissueSession(changed, sessionsValidFrom);
     revalidatePath("/account");
     return { disabled: true };
   } catch (error) {

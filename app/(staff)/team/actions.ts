@@ -11,10 +11,13 @@ import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
 import { renewInvitation } from "@/lib/auth/invitation-renewal";
 import { requireOwner } from "@/lib/auth/require-staff";
 import { addressedOrigin } from "@/lib/auth/same-origin";
+import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factor-policy";
+import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/team";
 import type { StaffUser } from "@/lib/auth/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
 import { fieldErrors } from "@/lib/validations/field-errors";
+import { changeSecondFactorPolicySchema, SECOND_FACTOR_POLICY_LABELS } from "@/lib/validations/second-factor-policy";
 import { newInvitationSchema, roleSchema } from "@/lib/validations/user";
 import type { LinkPurpose } from "@/lib/validations/user-options";
 import { sentence } from "@/lib/validations/sentence";
@@ -129,6 +132,42 @@ export async function makePasswordReset(userId: unknown): Promise<TeamLinkResult
     const { secret, link } = await createPasswordReset({ userId: text(userId) }, await actionAttribution(owner));
     const url = accountLinkUrl("password_reset", secret, await ownerPageOrigin());
     return { link: { purpose: "password_reset", email: link.email, url, mail: await mailPasswordReset(link, url) } };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/** Sets who must have a second factor (issue 24); refused while the owner would not meet it themself. */
+export async function saveSecondFactorPolicy(values: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  const parsed = changeSecondFactorPolicySchema.safeParse(values);
+  if (!parsed.success) return { error: sentence(parsed.error.issues[0]!.message) };
+  try {
+    const { before, after } = await changeSecondFactorPolicy(parsed.data.policy, owner, await actionAttribution(owner));
+    revalidatePath(TEAM);
+    if (before === after) return { done: "The policy was already this one: nothing changed." };
+    return { done: `Saved. Who must have a second factor: ${SECOND_FACTOR_POLICY_LABELS[after]}.` };
+  } catch (error) {
+    if (error instanceof SecondFactorPolicyNotMetError) return { error: sentence(error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Clears a person's second factors, for a lost phone or passkey: their
+ * sessions end, and they sign in with their password alone (and set one up
+ * again if the policy requires it). Owners clear their own on the Account
+ * page, where they stay signed in.
+ */
+export async function clearMemberFactors(userId: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  const id = text(userId);
+  if (id === owner.id) return { error: "Remove your own second factors on your Account page." };
+  try {
+    const { user, cleared } = await clearSecondFactors(id, await actionAttribution(owner));
+    revalidatePath(TEAM);
+    if (!cleared) return { done: `${user.name} has no second factor: nothing to clear.` };
+    return { done: `Cleared the second factors of ${user.name}: their sessions have ended, and they sign in with their password alone.` };
   } catch (error) {
     return refusal(error);
   }

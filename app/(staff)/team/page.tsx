@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { SecondFactorPolicyForm } from "@/components/second-factor-policy-form";
 import { TeamInvitationList } from "@/components/team-invitation-list";
 import { TeamInviteForm } from "@/components/team-invite-form";
 import { TeamMemberList } from "@/components/team-member-list";
 import { requireOwner } from "@/lib/auth/require-staff";
+import { readSecondFactorPolicy } from "@/lib/auth/second-factor-policy";
 import { listTeam } from "@/lib/auth/team";
 
 export const metadata: Metadata = { title: "Team · Plant Store" };
@@ -12,7 +14,7 @@ export const metadata: Metadata = { title: "Team · Plant Store" };
 // did stays theirs.
 export default async function TeamPage() {
   const owner = await requireOwner("/team");
-  const { members, invitations } = await listTeam();
+  const [{ members, invitations }, policy] = await Promise.all([listTeam(), readSecondFactorPolicy()]);
   return (
     <>
       <h1>Team</h1>
@@ -29,12 +31,21 @@ export default async function TeamPage() {
         <TeamMemberList
           selfId={owner.id}
           // What the table shows, and nothing more, goes to the browser.
-          members={members.map(({ id, name, email, role, status, lastSignInAt, liveTokens }) => ({ id, name, email, role, status, lastSignInAt, liveTokens }))}
+          members={members.map(({ id, name, email, role, status, lastSignInAt, liveTokens, hasSecondFactor }) => ({ id, name, email, role, status, lastSignInAt, liveTokens, hasSecondFactor }))}
         />
       </section>
       <section aria-labelledby="invitation-list-heading">
         <h2 id="invitation-list-heading">Invitations</h2>
         <TeamInvitationList invitations={invitations.map(({ id, email, role, expiresAt }) => ({ id, email, role, expiresAt }))} />
+      </section>
+      <section aria-labelledby="second-factor-policy-heading">
+        <h2 id="second-factor-policy-heading">Second factors</h2>
+        <p>
+          A second factor (an authenticator app or a passkey) keeps a stolen password from being a whole account. Whoever must have one and has none is sent
+          to set one up right after signing in, and can do nothing else until they have. Set up your own on your Account page first. Someone who lost
+          theirs has them cleared in the list above, and signs in with their password alone.
+        </p>
+        <SecondFactorPolicyForm policy={policy} />
       </section>
     </>
   );

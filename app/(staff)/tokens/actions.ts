@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff, requireStaffSession } from "@/lib/auth/require-staff";
+import { mayCreateApiToken } from "@/lib/auth/second-factor-policy";
 import { createTokenFor, revokeTokenFor } from "@/lib/auth/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
 import { fieldErrors } from "@/lib/validations/field-errors";
@@ -17,7 +18,9 @@ export type CreateTokenResult =
 
 /** Creates a token for the signed-in staff member from the form's raw values, parsed with the form's own schema. */
 export async function createToken(values: unknown): Promise<CreateTokenResult> {
-  const user = await requireStaff("/tokens");
+  const { user, factor } = await requireStaffSession("/tokens");
+  // requireStaffSession already sends such a session to sign in again; said here too, since a token outlives it.
+  if (!(await mayCreateApiToken(user.id, factor))) return { errors: [{ field: null, message: SIGN_IN_WITH_SECOND_FACTOR }] };
   const parsed = newApiTokenSchema.safeParse(values);
   if (!parsed.success) {
     return {
@@ -29,6 +32,8 @@ export async function createToken(values: unknown): Promise<CreateTokenResult> {
   revalidatePath("/tokens");
   return { created: { token, label: info.label } };
 }
+
+const SIGN_IN_WITH_SECOND_FACTOR = "Your account has a second factor: sign in again with it before you create an API token.";
 
 export async function revokeToken(form: FormData): Promise<void> {
   const user = await requireStaff("/tokens");

@@ -1,0 +1,60 @@
+"use client";
+
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { saveSecondFactorPolicy, type TeamChangeResult } from "@/app/(staff)/team/actions";
+import { FormError } from "@/components/form-error";
+import { HydratedForm } from "@/components/hydrated-form";
+import { lazyZodResolver } from "@/components/lazy-zod-resolver";
+import { type FieldLabels, withSentences } from "@/components/sentence-resolver";
+import { SubmitButton } from "@/components/submit-button";
+import { SECOND_FACTOR_POLICIES, SECOND_FACTOR_POLICY_LABELS, type SecondFactorPolicy, type SecondFactorPolicyChange } from "@/lib/validations/second-factor-policy";
+
+const LABELS: FieldLabels<SecondFactorPolicyChange> = { policy: "Who must have a second factor" };
+
+const resolver = withSentences(
+  lazyZodResolver(() => import("@/lib/validations/second-factor-policy").then(({ changeSecondFactorPolicySchema }) => changeSecondFactorPolicySchema)),
+  LABELS,
+);
+
+/**
+ * The owners' policy (issue 24): who must have a second factor before they can
+ * use the staff app. The server refuses a policy the owner does not meet
+ * themself, and says so here.
+ */
+export function SecondFactorPolicyForm({ policy }: { policy: SecondFactorPolicy }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SecondFactorPolicyChange>({ resolver, defaultValues: { policy } });
+  const [outcome, setOutcome] = useState<TeamChangeResult>();
+
+  async function onSubmit(values: SecondFactorPolicyChange) {
+    setOutcome(undefined);
+    setOutcome(await saveSecondFactorPolicy(values));
+  }
+
+  return (
+    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <fieldset aria-describedby={errors.policy ? "policy-error" : undefined}>
+        <legend>{LABELS.policy}</legend>
+        {SECOND_FACTOR_POLICIES.map((value) => (
+          <label key={value} className="check">
+            <input {...register("policy")} type="radio" value={value} defaultChecked={value === policy} /> {SECOND_FACTOR_POLICY_LABELS[value]}
+          </label>
+        ))}
+        <p id="policy-error" className="field-error" aria-live="polite">
+          {errors.policy?.message}
+        </p>
+      </fieldset>
+      <div role="status">
+        <p className="confirmation">{outcome && "done" in outcome ? outcome.done : ""}</p>
+      </div>
+      <FormError message={outcome && "error" in outcome ? outcome.error : undefined} />
+      <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+        Save policy
+      </SubmitButton>
+    </HydratedForm>
+  );
+}
