@@ -1,10 +1,9 @@
 "use client";
 
-import { useRef } from "react";
-import { changeMemberRole, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
-import { ClearFactorsDialog } from "@/components/clear-factors-dialog";
+import { changeMemberRole, clearMemberFactors, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
+import { MemberConfirmDialog } from "@/components/member-confirm-dialog";
 import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
 
@@ -72,48 +71,39 @@ function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; 
   );
 }
 
-/** Deactivates the account after a confirmation that names it, in a modal dialog (the browser's own: it keeps focus inside and closes on Escape). */
+/** Deactivates the account, once confirmed. */
 function DeactivateDialog({ member, self, pending, act }: { member: TeamMemberRow; self: boolean; pending: boolean; act: TeamAct }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
-  const ids = { title: `deactivate-${member.id}-title`, text: `deactivate-${member.id}-text` };
-
-  function open() {
-    if (pending) return;
-    dialog.current?.showModal();
-    // The safe choice first: Enter or Space on the focused button does not deactivate.
-    cancel.current?.focus();
-  }
-
-  function confirm() {
-    return act(async () => {
-      const result = await deactivateMember(member.id);
-      dialog.current?.close();
-      // Its row's Deactivate button gives way to Reactivate: the outcome takes focus.
-      return { ...result, focus: true };
-    });
-  }
-
   return (
-    <>
-      <button type="button" className="danger" aria-disabled={pending} aria-label={`Deactivate ${member.name}`} onClick={open}>
-        Deactivate
-      </button>
-      <dialog ref={dialog} aria-labelledby={ids.title} aria-describedby={ids.text} className="confirm-dialog">
-        <h2 id={ids.title}>Deactivate {member.name}?</h2>
-        <p id={ids.text}>
+    <MemberConfirmDialog
+      id={`deactivate-${member.id}`}
+      pending={pending}
+      act={act}
+      button={{ text: "Deactivate", label: `Deactivate ${member.name}` }}
+      title={`Deactivate ${member.name}?`}
+      text={
+        <>
           {self ? "You" : member.name} can no longer sign in: {self ? "you are signed out" : "their sessions end"}, and {self ? "your" : "their"} API tokens are
           refused until the account is reactivated. The account and its records are kept.
-        </p>
-        <div className="dialog-buttons">
-          <button type="button" className="danger" onClick={confirm} disabled={pending}>
-            {pending ? "Deactivating…" : "Yes, deactivate"}
-          </button>
-          <button type="button" ref={cancel} onClick={() => dialog.current?.close()} disabled={pending}>
-            Cancel
-          </button>
-        </div>
-      </dialog>
-    </>
+        </>
+      }
+      confirm={{ text: "Yes, deactivate", pending: "Deactivating…" }}
+      run={() => deactivateMember(member.id)}
+    />
+  );
+}
+
+/** Clears another person's second factors (a lost phone must not lose the account), once confirmed; owners remove their own on the Account page. */
+function ClearFactorsDialog({ member, pending, act }: { member: TeamMemberRow; pending: boolean; act: TeamAct }) {
+  return (
+    <MemberConfirmDialog
+      id={`clear-factors-${member.id}`}
+      pending={pending}
+      act={act}
+      button={{ text: "Clear second factors", label: `Clear second factors of ${member.name}` }}
+      title={`Clear the second factors of ${member.name}?`}
+      text="Their authenticator app, recovery codes and passkeys are removed, and their sessions end. They sign in with their password alone, and must set up a second factor again if the store requires one. Do this only when you know it is them asking."
+      confirm={{ text: "Yes, clear them", pending: "Clearing…" }}
+      run={() => clearMemberFactors(member.id)}
+    />
   );
 }
