@@ -4,6 +4,7 @@ import { generateSecret, generateSync } from "otplib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sealTotpSecret } from "@/lib/auth/totp";
 import { runCli } from "@/test/support/cli";
+import { errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
 import { type SharedApp, sharedApp } from "@/test/support/shared-app";
 import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
 
@@ -38,25 +39,7 @@ beforeAll(async () => {
   ]);
 });
 
-type Answer = { status: number; url: string; sessionToken: string | undefined };
-
-/** Posts to a Credentials provider as next-auth's client does (CSRF token and cookie, json=true). */
-async function post(provider: string, values: Record<string, string>): Promise<Answer> {
-  const csrf = await fetch(`${app.url}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((each) => each.split(";")[0]).join("; ");
-  const response = await fetch(`${app.url}/api/auth/callback/${provider}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    body: new URLSearchParams({ csrfToken, ...values, json: "true" }),
-  });
-  const { url } = (await response.json()) as { url: string };
-  const session = response.headers.getSetCookie().find((each) => each.startsWith("next-auth.session-token="));
-  return { status: response.status, url, sessionToken: session?.split(";")[0]!.slice("next-auth.session-token=".length) };
-}
-
-const errorOf = (answer: Answer) => new URL(answer.url).searchParams.get("error");
+const post = (provider: string, values: Record<string, string>) => signInThrough(app.url, provider, values);
 
 describe("signing in with a code", () => {
   it("answers a ticket, not a session, for the right password, and the same for a wrong password as for an unknown email", async () => {
