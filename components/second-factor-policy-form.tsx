@@ -8,7 +8,7 @@ import { HydratedForm } from "@/components/hydrated-form";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { type FieldLabels, withSentences } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
-import { SECOND_FACTOR_POLICIES, SECOND_FACTOR_POLICY_LABELS, type SecondFactorPolicy, type SecondFactorPolicyChange } from "@/lib/validations/second-factor-policy";
+import { SECOND_FACTOR_POLICIES, SECOND_FACTOR_POLICY_LABELS, type SecondFactorPolicy, type SecondFactorPolicyChange } from "@/lib/validations/second-factor-policy-options";
 
 const LABELS: FieldLabels<SecondFactorPolicyChange> = { policy: "Who must have a second factor" };
 

@@ -22,9 +22,23 @@ function localhost(baseURL: string): string {
   return url.origin;
 }
 
-/** A browser context at the app as localhost, with a platform authenticator that holds discoverable credentials and verifies its user. */
-async function withAuthenticator(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
+/**
+ * A browser context at the app as localhost, with a platform authenticator that holds discoverable credentials and verifies its user.
+ * Chromium's virtual authenticator answers the sign-in page's autofill request (conditional mediation) by itself, as a person
+ * picking their passkey from the email field's suggestions would, and it would race a test's click on the button: so the
+ * browser says it has no such autofill unless `autofill` asks for it.
+ */
+async function withAuthenticator(
+  browser: Browser,
+  baseURL: string,
+  { autofill = false } = {},
+): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession; authenticatorId: string }> {
   const context = await browser.newContext({ baseURL: localhost(baseURL) });
+  if (!autofill) {
+    await context.addInitScript(() => {
+      Object.defineProperty(PublicKeyCredential, "isConditionalMediationAvailable", { value: async () => false });
+    });
+  }
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
@@ -102,6 +116,18 @@ test("a person adds a passkey, signs in with it alone, and removes it, after whi
   await expect(page.getByRole("alert").filter({ hasText: /passkey/ })).toHaveText("That passkey did not sign you in. It may have been removed from your account.");
   await expect(page).toHaveURL(/\/sign-in/);
   await Promise.all([context.close(), elsewhere.context().close()]);
+});
+
+test("with the browser's autofill, the sign-in page offers the passkey and signs in with it, no button pressed", async ({ browser, baseURL, createUserWithCli }) => {
+  const email = `ada-${randomUUID().slice(0, 8)}@plants.example`;
+  await createUserWithCli({ email, name: "Ada Autofill", role: "staff", password: PASSWORD });
+  const { context, page } = await withAuthenticator(browser, baseURL!, { autofill: true });
+  await signInWithPassword(page, email);
+  await addPasskey(page, "Phone");
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  // The virtual authenticator picks the one passkey it holds from the autofill, as the person would.
+  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+  await context.close();
 });
 
 test("a deactivated account's passkey signs no one in", async ({ browser, baseURL, createUserWithCli, sql }) => {

@@ -5,7 +5,8 @@ import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { Role } from "@/lib/validations/user-options";
 import type { SessionFactor } from "@/lib/auth/session-factor";
-import { type SecondFactorPolicy, secondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
+import { secondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
+import type { SecondFactorPolicy } from "@/lib/validations/second-factor-policy-options";
 
 // The owners' policy on second factors (issue 24), kept in the settings table
 // under one key: absent (a store from before it) reads as "off". Who has a

@@ -1,20 +1,9 @@
 import { z } from "zod";
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicyChange } from "@/lib/validations/second-factor-policy-options";
 
-// The owners' policy on second factors (issue 24): who must have one (a
-// passkey or an authenticator app) before they can use the staff app. Shared
-// by the Team page's form and its server action; no server import here.
-
-export const SECOND_FACTOR_POLICIES = ["off", "owners", "everyone"] as const;
-export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
+// The owners' policy's schema (issue 24), shared by the Team page's form (which
+// loads it when it first validates) and its server action; no server import here.
 
 export const secondFactorPolicySchema = z.enum(SECOND_FACTOR_POLICIES, { error: "Choose who must have a second factor" });
 
-export const changeSecondFactorPolicySchema = z.object({ policy: secondFactorPolicySchema });
-export type SecondFactorPolicyChange = z.infer<typeof changeSecondFactorPolicySchema>;
-
-/** How the Team page names each choice. */
-export const SECOND_FACTOR_POLICY_LABELS: Record<SecondFactorPolicy, string> = {
-  off: "Nobody: a second factor is each person's choice",
-  owners: "Owners: every owner must have one",
-  everyone: "Everyone: every owner and staff member must have one",
-};
+export const changeSecondFactorPolicySchema: z.ZodType<SecondFactorPolicyChange, SecondFactorPolicyChange> = z.object({ policy: secondFactorPolicySchema });
