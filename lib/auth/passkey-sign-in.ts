@@ -9,6 +9,7 @@ import { splitTransports } from "@/lib/auth/passkeys";
 import { recordSignInFailure, type SignedInUser, toStaffUser } from "@/lib/auth/users";
 import { issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
 import { db } from "@/lib/db/client";
+import { spendOrWait } from "@/lib/http/rate-limit";
 import { log } from "@/lib/server/log";
 import type { authenticationResponseSchema } from "@/lib/validations/passkey";
 
@@ -16,12 +17,20 @@ import type { authenticationResponseSchema } from "@/lib/validations/passkey";
 // challenge, the browser has the authenticator sign it, and next-auth's
 // "passkey" provider (lib/auth/auth-options.ts) hands the assertion here.
 // No email is typed: the credential id names the passkey, and its user handle
-// must name the same account.
+// must name the same account. Anyone may ask for a challenge, and each is a
+// row for five minutes, so asking is limited per client address
+// (RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS): every challenge made counts.
 
 /** The options for navigator.credentials.get(), and the id of their challenge to send back. */
 export type PasskeyAuthentication = { challengeId: string; options: PublicKeyCredentialRequestOptionsJSON };
 
-export async function beginPasskeySignIn(rp: RelyingParty): Promise<PasskeyAuthentication> {
+/** A challenge refused: `address` has asked for too many; nothing was written. */
+export type PasskeyChallengeRefused = { waitSeconds: number };
+
+/** A challenge for `address`, within its allowance; once that is spent, the seconds to wait, and no row is made. */
+export async function beginPasskeySignIn(rp: RelyingParty, address: string): Promise<PasskeyAuthentication | PasskeyChallengeRefused> {
+  const waitSeconds = await spendOrWait("passkeyChallengeAddress", address);
+  if (waitSeconds !== undefined) return { waitSeconds };
   const issued = await issueChallenge("authentication", null);
   const options = await generateAuthenticationOptions({
     rpID: rp.id,

@@ -23,6 +23,7 @@ const POLICY_NAMES: Record<LimitName, string> = {
   resetRequestAddress: "reset-request-address",
   resetRequestAccount: "reset-request-account",
   linkAddress: "link-address",
+  passkeyChallengeAddress: "passkey-challenge-address",
 };
 
 function limiter(name: LimitName): { limit: RateLimit; store: RateLimiterAbstract } | null {
@@ -79,6 +80,24 @@ export async function spend(name: LimitName, key: string, message = "too many re
   } catch (refusal) {
     if (refusal instanceof RateLimiterRes) throw tooManyRequests(name, configured.limit, refusal, message);
     throw refusal;
+  }
+}
+
+/**
+ * Spends one request of `key`'s allowance, in one step (of two racing requests
+ * with one left, one is refused): undefined when it may go on, else the seconds
+ * to wait, for a page or server action to say in words rather than throw a 429.
+ */
+export async function spendOrWait(name: LimitName, key: string): Promise<number | undefined> {
+  const configured = limiter(name);
+  if (!configured) return undefined;
+  try {
+    await configured.store.consume(key);
+    return undefined;
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    metrics().rateLimited.inc({ limit: POLICY_NAMES[name] });
+    return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
   }
 }
 

@@ -153,6 +153,9 @@ const variablesSchema = z.object({
     RATE_LIMIT_RESET_REQUEST_ACCOUNT: rateLimitSchema.default({ points: 5, durationSeconds: 900 }),
     // Invitation and reset links tried that open nothing (unknown, used, expired, withdrawn), per client address.
     RATE_LIMIT_LINK_ADDRESS: rateLimitSchema.default({ points: 30, durationSeconds: 900 }),
+    // Passkey sign-in challenges made, per client address: each sign-in page asks for one as it loads,
+    // and each is a database row for five minutes, so a script must not make them without end.
+    RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS: rateLimitSchema.default({ points: 60, durationSeconds: 60 }),
     // Email (optional): where invitations and password resets are sent from. Without SMTP_URL,
     // links are shown only to the owner who makes them.
     SMTP_URL: z
@@ -255,6 +258,7 @@ const envSchema = variablesSchema
         resetRequestAddress: vars.RATE_LIMIT_RESET_REQUEST_ADDRESS,
         resetRequestAccount: vars.RATE_LIMIT_RESET_REQUEST_ACCOUNT,
         linkAddress: vars.RATE_LIMIT_LINK_ADDRESS,
+        passkeyChallengeAddress: vars.RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS,
       },
       /** Where the app's emails go out; null sends none. */
       mail: vars.SMTP_URL && vars.MAIL_FROM ? { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM } : null,

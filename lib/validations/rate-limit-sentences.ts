@@ -17,3 +17,8 @@ export function tooManyLinkAttempts(seconds: number): string {
 export function tooManyResetRequests(seconds: number): string {
   return `Too many reset requests. ${waitSentence(seconds)}`;
 }
+
+/** Passkey sign-ins started too often from one address (RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS): the password still works. */
+export function tooManyPasskeyChallenges(seconds: number): string {
+  return `Too many passkey sign-ins started from your address. ${waitSentence(seconds)} You can still sign in with your email and password.`;
+}
