@@ -9,7 +9,7 @@
 // cutting that clean stop short).
 import { disconnectDatabase } from "@/lib/db/client";
 import { env } from "@/lib/server/env";
-import { describeError, log } from "@/lib/server/log";
+import { describeError, flushLog, log } from "@/lib/server/log";
 import { startServer } from "@/lib/server/startup";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
       await worker.stop(env().timeouts.shutdownMs);
       await disconnectDatabase();
       log.info("shut down", { signal });
+      await flushLog();
       process.exit(0);
     } catch (error) {
       log.error("shutdown failed", describeError(error));

@@ -42,6 +42,18 @@ export const log = {
   error: (message: string, fields: Fields = {}) => logger().error(fields, message),
 };
 
+/**
+ * Resolves once every line logged so far is written. Before process.exit: the
+ * exit handler writes what still waits synchronously, and a line whose
+ * asynchronous write was under way could then land after it (seen: a
+ * worker's "shut down" before its "webhook worker stopped").
+ */
+export function flushLog(): Promise<void> {
+  const logger = existingProcessGlobal<pino.Logger>("log");
+  if (!logger) return Promise.resolve();
+  return new Promise((resolve) => logger.flush(() => resolve()));
+}
+
 export function describeError(error: unknown): Fields {
   if (error instanceof Error) return { error: error.name, detail: error.message, stack: error.stack };
   return { error: String(error) };

@@ -5,7 +5,7 @@ import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { lifecycle } from "@/lib/server/lifecycle";
-import { describeError, log } from "@/lib/server/log";
+import { describeError, flushLog, log } from "@/lib/server/log";
 import { onParentExit } from "@/lib/server/parent-exit";
 import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 
@@ -73,6 +73,7 @@ async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app,
     metricsServer?.close();
     clearTimeout(deadline);
     log.info("shut down", { signal });
+    await flushLog();
     process.exit(0);
   } catch (error) {
     log.error("shutdown failed", describeError(error));
