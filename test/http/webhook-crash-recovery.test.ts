@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_CONCURRENCY } from "@/lib/webhooks/delivery-worker";
+import { inOrder, messagesInTimeOrder } from "@/test/support/log-order";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
@@ -78,7 +79,8 @@ it("on SIGTERM, exits 0 and gives back the delivery it was still sending, unatte
   expect(await patient.kill("SIGTERM")).toEqual({ code: 0, signal: null });
   const pending = (await deliveryRows(app.database, endpoint.id)).filter((row) => row.status !== "delivered");
   expect(pending).toEqual([expect.objectContaining({ status: "pending", attempts: 0, claimed: false })]);
-  expect(patient.output()).toMatch(/"message":"webhook worker: attempts still running at stop; cutting them short"[\s\S]*"message":"webhook worker stopped"[\s\S]*"message":"shut down"/);
+  const messages = messagesInTimeOrder(patient.output());
+  expect(inOrder(messages, ["webhook worker: attempts still running at stop; cutting them short", "webhook worker stopped", "shut down"]), messages.join("\n")).toBe(true);
 
   receiver.script(() => ({ status: 200 }));
   await app.restart();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { inOrder, messagesInTimeOrder } from "@/test/support/log-order";
 import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-process";
@@ -56,7 +57,8 @@ it("on SIGTERM, gives back the delivery it was sending and exits 0", async () =>
   await post(3);
   await receiver.waitFor("the attempt", () => receiver.received.length === 1, 10_000);
   expect(await worker!.kill("SIGTERM")).toEqual({ code: 0, signal: null });
-  expect(worker!.output()).toMatch(/"message":"shutting down"[\s\S]*"message":"webhook worker stopped"[\s\S]*"message":"shut down"/);
+  const messages = messagesInTimeOrder(worker!.output());
+  expect(inOrder(messages, ["shutting down", "webhook worker stopped", "shut down"]), messages.join("\n")).toBe(true);
   expect((await deliveryRows(app.database, endpoint.id)).filter((row) => row.status !== "delivered")).toEqual([
     expect.objectContaining({ status: "pending", attempts: 0, claimed: false }),
   ]);
