@@ -1,15 +1,20 @@
 import pg from "pg";
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ApiError } from "@/lib/http/api-error";
+import { isClusterWorker } from "@/lib/server/cluster-role";
 import { env, type RateLimit } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
 
 // Rate limits (rate-limiter-flexible), each set by its RATE_LIMIT_* variable.
-// With SQLite, one process serves the database, and the counters live in it.
-// With PostgreSQL, every instance shares them in the rate_limits table, with
-// the process's own memory as insurance while the database does not answer.
+// With SQLite, one machine serves the database, and the counters live in its
+// memory: the process's own, or with several workers (issue 25) the primary's,
+// which every worker asks over the cluster's IPC channel (a round trip of tens
+// of microseconds, where a counter in the SQLite file would cost a write, a
+// lock and an fsync on every request). With PostgreSQL, every instance and
+// worker shares them in the rate_limits table, with the process's own memory
+// as insurance while the database does not answer.
 // Answers follow the IETF httpapi RateLimit headers draft.
 
 export type LimitName = keyof ReturnType<typeof env>["rateLimits"];
@@ -32,7 +37,7 @@ function limiter(name: LimitName): { limit: RateLimit; store: RateLimiterAbstrac
     if (!limit) return null;
     const options = { keyPrefix: name, points: limit.points, duration: limit.durationSeconds };
     const database = env().database;
-    if (database.provider === "sqlite") return { limit, store: new RateLimiterMemory(options) };
+    if (database.provider === "sqlite") return { limit, store: isClusterWorker() ? new RateLimiterCluster(options) : new RateLimiterMemory(options) };
     const store = new RateLimiterPostgres({
       ...options,
       storeClient: counterPool(database.url),

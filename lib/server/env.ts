@@ -4,6 +4,7 @@ import path from "node:path";
 import ms from "ms";
 import { z } from "zod";
 import { DATABASE_URL_RULE, DEFAULT_DATA_DIR, parseDatabaseUrl } from "@/lib/db/database-url";
+import type { WorkerSetting } from "@/lib/server/worker-count";
 
 // The one place that reads process.env. Everything is validated once, on first
 // use (start-up, via instrumentation.ts, or a CLI), and a bad value stops the
@@ -105,6 +106,17 @@ const backupIntervalSchema = z.string().transform((text, ctx): number => {
 
 const KEEP_RULE = "must be a whole number of backups, at least 1";
 
+/** Server processes (issue 25): a whole number, at least 1, or auto (lib/server/worker-count.ts). */
+const workersSchema = z.string().transform((text, ctx): WorkerSetting => {
+  const value = text.trim().toLowerCase();
+  if (value === "auto") return "auto";
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1024) {
+    ctx.addIssue({ code: "custom", message: "must be a whole number of server processes, 1 to 1024, or auto (one per core, as many as fit in memory)" });
+    return z.NEVER;
+  }
+  return Number(value);
+});
+
 // With PostgreSQL the app may run as several instances, and each must hold
 // the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
@@ -115,6 +127,8 @@ const variablesSchema = z.object({
     DATABASE_URL: z.string().optional(),
     HOST: z.string().min(1).default("0.0.0.0"),
     PORT: port.default(3000),
+    // How many server processes answer on PORT: a number, or auto for one per core (as many as fit in memory).
+    WEB_CONCURRENCY: workersSchema.default("auto"),
     // Slow clients: how long one may take to send its headers, and its whole request.
     HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
     REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
@@ -235,6 +249,8 @@ const envSchema = variablesSchema
       database,
       host: vars.HOST,
       port: vars.PORT,
+      /** Server processes on PORT: a number, or auto (lib/server/worker-count.ts says how many that is). */
+      workers: vars.WEB_CONCURRENCY,
       timeouts: {
         headersMs: vars.HEADERS_TIMEOUT_MS,
         requestMs: vars.REQUEST_TIMEOUT_MS,

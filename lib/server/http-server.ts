@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { startActivityRetention } from "@/lib/activity/retention";
@@ -18,7 +18,9 @@ import { listen } from "@/lib/server/listen";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { log } from "@/lib/server/log";
-import { metrics } from "@/lib/server/metrics";
+import { answerPrimaryForMetrics, processMetrics } from "@/lib/server/metrics";
+import { serveMetrics } from "@/lib/server/metrics-listener";
+import { isClusterWorker, runsMachineJobs } from "@/lib/server/cluster-role";
 import { recordRequest } from "@/lib/server/request-record";
 import { varyAlwaysOn } from "@/lib/server/response-vary";
 import { refuseForeignServerAction } from "@/lib/server/server-action-origin";
@@ -41,13 +43,17 @@ const ROUTABLE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE
 
 export async function runServer(): Promise<void> {
   const config = env();
-  // Migrations first: the port opens only on a database that is ready.
+  // Migrations first (the primary's, before it forks workers): the port opens only on a database that is ready.
   await startServer();
-  if (config.database.provider === "sqlite") startSqliteCheckpoints(config.database.path);
+  if (isClusterWorker()) answerPrimaryForMetrics();
+  // The jobs a machine needs once run in one process of several (worker 0, replaced in its place if it dies).
+  const machineJobs = runsMachineJobs();
+  if (config.database.provider === "sqlite" && machineJobs) startSqliteCheckpoints(config.database.path);
+  // In every worker: each claim of a delivery is one process's alone (lib/webhooks/delivery-claims.ts).
   // Off where `npm run worker` sends the webhooks from a process of its own.
   const webhookWorker = config.webhooks.worker ? startWebhookWorker() : undefined;
   // Removes activity records past their retention, in every instance (concurrent runs share the work).
-  const activityRetention = startActivityRetention(config.activityRetention);
+  const activityRetention = machineJobs ? startActivityRetention(config.activityRetention) : undefined;
   const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -92,16 +98,19 @@ export async function runServer(): Promise<void> {
   server.on("connect", (request: IncomingMessage, socket: Duplex) => void refuseConnect(request, socket, hardening));
 
   // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
-  const metricsServer = config.metrics ? await serveMetrics(config.metrics) : undefined;
+  // A worker of several has none: the primary serves the metrics of all (lib/server/cluster-primary.ts).
+  const metricsServer = config.metrics && !isClusterWorker() ? await serveMetrics(config.metrics, processMetrics()) : undefined;
   await listen(server, config, { port: "PORT", host: "HOST" });
   // Once serving: a process that fails to start takes none. From the process that holds the
   // database (env.ts refuses BACKUP_DIR with PostgreSQL, which pg_dump backs up).
   const { database, backupDir, backupSchedule } = config;
-  if (database.provider === "sqlite" && backupDir !== null && backupSchedule !== null) {
+  if (database.provider === "sqlite" && backupDir !== null && backupSchedule !== null && machineJobs) {
     startScheduledBackups({ databasePath: database.path, backupDir, dataDir: config.dataDir, ...backupSchedule });
   }
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
-  log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
+  // A worker of several tells the primary, which says "listening" once all are.
+  if (isClusterWorker()) log.info("worker listening");
+  else log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 
 /**
@@ -195,26 +204,4 @@ async function refuseConnect(request: IncomingMessage, socket: Duplex, headers: 
   const error = new ApiError("MethodNotAllowed", "method CONNECT is not allowed: this is not a proxy", { headers: { allow: "GET, HEAD, POST, OPTIONS" } });
   if (!(await answerOnSocket(socket, error, { requestId, headers }))) return;
   recordRequest({ requestId, operation: "unsupportedMethod", method: "CONNECT", path: request.url ?? "", status: 405, durationMs: 0 });
-}
-
-/**
- * GET /metrics in Prometheus's text format, on a listener of its own
- * (loopback by default), so the public never reads it. A port that cannot be
- * opened stops start-up, as PORT's does: an operator who left metrics on
- * expects this instance to be scraped, and a second instance serving on
- * without them would let the first one's numbers stand for both.
- */
-async function serveMetrics(address: { host: string; port: number }): Promise<Server> {
-  const server = createServer((request, response) => {
-    if (request.method !== "GET" || request.url !== "/metrics") {
-      response.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
-      return;
-    }
-    metrics()
-      .registry.metrics()
-      .then((text) => response.writeHead(200, { "content-type": metrics().registry.contentType }).end(text))
-      .catch(() => response.writeHead(500).end());
-  });
-  await listen(server, address, { port: "METRICS_PORT", host: "METRICS_HOST", off: true });
-  return server;
 }

@@ -1,4 +1,5 @@
 import pino from "pino";
+import { workerPlace } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
 
@@ -13,7 +14,8 @@ function logger(): pino.Logger {
   return processGlobal("log", () =>
     pino({
       level: env().logLevel,
-      base: undefined,
+      // A worker of several names its place on each line; the one server process adds nothing.
+      base: workerPlace() === undefined ? undefined : { worker: workerPlace() },
       messageKey: "message",
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },

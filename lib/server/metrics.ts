@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { processGlobal } from "@/lib/server/process-global";
 
 // The process's Prometheus metrics, in one registry however many copies of
@@ -65,6 +65,40 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 export function metrics(): Metrics {
   return processGlobal("metrics", createMetrics);
+}
+
+/** This process's metrics, for its own listener. */
+export function processMetrics(): { read(): Promise<string>; contentType: string } {
+  const { registry } = metrics();
+  return { read: () => registry.metrics(), contentType: registry.contentType };
+}
+
+/**
+ * In a worker of several (issue 25): answers the primary's requests for this
+ * process's metrics (prom-client's cluster messages), so that the primary's
+ * /metrics adds up the workers'. Called once at the worker's start, from the
+ * server's own code, before Next loads: the registry is then made by the
+ * same copy of prom-client that answers (Next bundles a copy of its own).
+ */
+export function answerPrimaryForMetrics(): void {
+  processGlobal("metrics.cluster-answers", () => {
+    // Constructing one adds the listener for the primary's requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics().registry]);
+    return true;
+  });
+}
+
+/**
+ * In the primary: the workers' metrics, each asked for its own and added up
+ * by prom-client (counters and histograms summed; gauges summed too, which is
+ * right for requests in flight and memory; a gauge only one worker sets, the
+ * backups', comes from that one alone). A worker that does not answer within
+ * 5 s fails the scrape rather than leaving its numbers out.
+ */
+export function clusterMetrics(): { read(): Promise<string>; contentType: string } {
+  const aggregator = new AggregatorRegistry();
+  return { read: () => aggregator.clusterMetrics(), contentType: aggregator.contentType };
 }
 
 /**

@@ -2,6 +2,7 @@ import { assumedRelyingPartyWarning } from "@/lib/auth/passkey-relying-party";
 import { describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { sqliteDanglingRows } from "@/lib/db/sqlite";
+import { isClusterWorker } from "@/lib/server/cluster-role";
 import { env, EnvError } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { processGlobal } from "@/lib/server/process-global";
@@ -9,7 +10,8 @@ import { processGlobal } from "@/lib/server/process-global";
 /**
  * Validates the configuration and brings the database schema up to date, once
  * per process, so a fresh install needs no manual step: before the production
- * server opens its port (lib/server/http-server.ts), and from
+ * server opens its port (lib/server/http-server.ts; with several workers, in
+ * the primary before it forks them), and from
  * instrumentation.ts under `next dev`, which then finds it done. A failure
  * stops the process with a message instead of serving a broken setup.
  */
@@ -17,6 +19,8 @@ export function startServer(): Promise<void> {
   return processGlobal("startup", async () => {
     try {
       const config = env();
+      // A worker of several: the primary did all this once, before it forked any (lib/server/cluster-primary.ts).
+      if (isClusterWorker()) return;
       const applied = await migrate(config.database);
       log.info("database ready", { database: describeDatabase(config.database), migrationsApplied: applied });
       // With PostgreSQL, foreign keys are always enforced; a SQLite file can be edited with them off.

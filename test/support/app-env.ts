@@ -32,6 +32,9 @@ export function appEnv(database: Pick<TestDatabase, "env">, extra: Partial<NodeJ
     NEXT_TELEMETRY_DISABLED: "1",
     NEXTAUTH_SECRET: "",
     NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "",
+    // One server process unless a test asks for workers (WEB_CONCURRENCY=2): the suite starts
+    // dozens of apps on two cores, and `auto` would fork one per core for each.
+    WEB_CONCURRENCY: "1",
     ...database.env,
     ...extra,
   };

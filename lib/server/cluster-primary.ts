@@ -1,0 +1,117 @@
+import cluster, { type Worker } from "node:cluster";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
+import { env } from "@/lib/server/env";
+import { flushLog, log } from "@/lib/server/log";
+import { clusterMetrics } from "@/lib/server/metrics";
+import { serveMetrics } from "@/lib/server/metrics-listener";
+import { onParentExit } from "@/lib/server/parent-exit";
+import { startServer } from "@/lib/server/startup";
+
+// npm start with more than one worker (WEB_CONCURRENCY, issue 25): this
+// process answers no request itself. It does what must happen once: checks
+// the configuration and migrates the database before any worker serves; then
+// forks the workers (Node's cluster module), each the whole server
+// (lib/server/http-server.ts). The primary holds PORT's socket and hands each
+// new connection to the workers in turn (round-robin, cluster's default on
+// Linux). It keeps what the workers share on one machine: the rate limits'
+// counters on SQLite (rate-limiter-flexible's cluster master), and /metrics,
+// added up from every worker's (prom-client's AggregatorRegistry). A worker
+// that dies is replaced in its place and logged; SIGTERM or SIGINT is passed
+// to every worker, each drains as the one server process does
+// (lib/server/shutdown.ts), and the primary exits 0 once all have exited 0.
+// It never loads Next.js, React or Prisma's client: about 50 MB resident.
+
+// A worker that served this long had started well; one that dies sooner may die again at once
+// (a crash at start, a database that refuses it), and its replacement waits, longer each time.
+const SETTLED_MS = 10_000;
+const LONGEST_REPLACEMENT_DELAY_MS = 10_000;
+// Beyond the workers' own deadline (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS): a worker that has not
+// exited by then is stuck, and is killed.
+const STOP_GRACE_MS = 5_000;
+
+type Place = { worker: Worker; forkedAt: number; quickDeaths: number };
+
+export async function runPrimary(count: number): Promise<void> {
+  const config = env();
+  // Once, before any worker serves: a fresh database is migrated here, and a bad configuration stops here.
+  await startServer();
+  if (config.database.provider === "sqlite") new RateLimiterClusterMaster();
+  // Before any worker: a primary that cannot open its metrics listener stops before a request is taken.
+  const metricsServer = config.metrics ? await serveMetrics(config.metrics, clusterMetrics()) : undefined;
+
+  const places = new Map<number, Place>();
+  const listened = new Set<number>();
+  let started = false;
+  let stopping = false;
+  let failed = false;
+
+  function fork(place: number, quickDeaths: number): void {
+    const worker = cluster.fork({ [WORKER_PLACE_VARIABLE]: String(place) });
+    places.set(place, { worker, forkedAt: Date.now(), quickDeaths });
+    worker.once("listening", () => {
+      listened.add(place);
+      if (started || listened.size < count) return;
+      started = true;
+      log.info("listening", {
+        address: `http://${config.host}:${config.port}`,
+        workers: count,
+        metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off",
+      });
+    });
+    worker.once("exit", (code, signal) => gone(place, worker, code, signal));
+  }
+
+  function gone(place: number, worker: Worker, code: number | null, signal: string | null): void {
+    const was = places.get(place);
+    if (was?.worker !== worker) return;
+    places.delete(place);
+    if (stopping) {
+      if (code !== 0) failed = true;
+      if (places.size === 0) void finish();
+      return;
+    }
+    if (!started) {
+      // What stopped one worker before it served (a port in use, a database it cannot open) stops them all.
+      log.error("a worker exited before it served; stopping", { worker: place, code, signal });
+      failed = true;
+      void stop("start-up failed");
+      return;
+    }
+    const quickDeaths = Date.now() - was.forkedAt < SETTLED_MS ? was.quickDeaths + 1 : 0;
+    const delayMs = quickDeaths === 0 ? 0 : Math.min(LONGEST_REPLACEMENT_DELAY_MS, 500 * 2 ** (quickDeaths - 1));
+    log.error("a worker died; starting another in its place", { worker: place, pid: worker.process.pid, code, signal, delayMs });
+    setTimeout(() => stopping || fork(place, quickDeaths), delayMs);
+  }
+
+  async function stop(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal, workers: places.size });
+    // The signal itself, not cluster's disconnect: a draining worker still answers the primary (metrics, rate limits).
+    const passed = signal === "SIGINT" ? "SIGINT" : "SIGTERM";
+    for (const { worker } of places.values()) worker.process.kill(passed);
+    const { shutdownDelayMs, shutdownMs } = config.timeouts;
+    setTimeout(() => {
+      log.error("workers still running past their shutdown deadline; killing them", { workers: [...places.keys()] });
+      failed = true;
+      for (const { worker } of places.values()) worker.process.kill("SIGKILL");
+    }, shutdownDelayMs + shutdownMs + STOP_GRACE_MS).unref();
+    if (places.size === 0) await finish();
+  }
+
+  async function finish(): Promise<void> {
+    metricsServer?.close();
+    log.info("shut down", { workers: count, failed });
+    await flushLog();
+    process.exit(failed ? 1 : 0);
+  }
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+  onParentExit(() => {
+    log.warn("the process that started the server has exited without stopping it");
+    void stop("parent exited");
+  });
+  log.info("starting workers", { workers: count });
+  for (let place = 0; place < count; place++) fork(place, 0);
+}
