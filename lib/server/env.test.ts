@@ -35,6 +35,17 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dir, PORT: "", DATABASE_URL: "" }).port).toBe(3000);
   });
 
+  it("reads WEB_CONCURRENCY as auto (the default), or a whole number of workers, and refuses anything else", () => {
+    const dir = dataDir();
+    expect(loadEnv({ DATA_DIR: dir }).workers).toBe("auto");
+    expect(loadEnv({ DATA_DIR: dir, WEB_CONCURRENCY: " AUTO " }).workers).toBe("auto");
+    expect(loadEnv({ DATA_DIR: dir, WEB_CONCURRENCY: "1" }).workers).toBe(1);
+    expect(loadEnv({ DATA_DIR: dir, WEB_CONCURRENCY: "16" }).workers).toBe(16);
+    for (const bad of ["0", "-2", "1.5", "many", "2x", "1025"]) {
+      expect(() => loadEnv({ DATA_DIR: dir, WEB_CONCURRENCY: bad }), bad).toThrow(/WEB_CONCURRENCY: must be a whole number of server processes/);
+    }
+  });
+
   it("resolves a file: DATABASE_URL to an absolute path", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "file:./some/where.db" }).database).toEqual({ provider: "sqlite", path: path.resolve("some/where.db") });
   });
