@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { againAfterOutage } from "@/lib/db/database-outage";
 import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
+import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 
@@ -67,7 +68,10 @@ const READ = /^\s*SELECT\b/i;
  */
 export function postgresPool(url: string): pg.Pool {
   return processGlobal("db.pool", () => {
-    const pool = new pg.Pool({ connectionString: url, options: CONNECTION_OPTIONS });
+    // DATABASE_POOL_SIZE per process: with several workers on several machines, PostgreSQL's
+    // max_connections must hold machines × workers × (this + the rate limits' 4).
+    // Named, so that pg_stat_activity tells an operator whose connections these are.
+    const pool = new pg.Pool({ connectionString: url, max: env().databasePoolSize, options: CONNECTION_OPTIONS, application_name: "plant-store" });
     // An idle connection the server drops (a restart, a failover) is replaced
     // on next use; unheard, the pool's "error" event would end the process.
     pool.on("error", (error) => log.warn("a database connection was lost", describeError(error)));

@@ -53,7 +53,7 @@ function limiter(name: LimitName): { limit: RateLimit; store: RateLimiterAbstrac
 /** A small pool of its own: a counter need not wait for a durable commit, unlike the app's writes. */
 function counterPool(url: string): pg.Pool {
   return processGlobal("rate-limit.pool", () => {
-    const pool = new pg.Pool({ connectionString: url, max: 4, options: "-c synchronous_commit=off" });
+    const pool = new pg.Pool({ connectionString: url, max: 4, options: "-c synchronous_commit=off", application_name: "plant-store rate limits" });
     // An idle connection the server drops (a restart, a failover) is replaced on next use;
     // unheard, the pool's "error" event would end the process.
     pool.on("error", (error) => log.warn("a rate-limit database connection was lost", describeError(error)));

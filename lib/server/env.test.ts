@@ -46,6 +46,15 @@ describe("loadEnv", () => {
     }
   });
 
+  it("reads DATABASE_POOL_SIZE, 10 unless set, and refuses what is no number of connections", () => {
+    const dir = dataDir();
+    expect(loadEnv({ DATA_DIR: dir }).databasePoolSize).toBe(10);
+    expect(loadEnv({ DATA_DIR: dir, DATABASE_POOL_SIZE: "4" }).databasePoolSize).toBe(4);
+    for (const bad of ["0", "2.5", "ten", "1001"]) {
+      expect(() => loadEnv({ DATA_DIR: dir, DATABASE_POOL_SIZE: bad }), bad).toThrow(/DATABASE_POOL_SIZE: must be a whole number of connections/);
+    }
+  });
+
   it("resolves a file: DATABASE_URL to an absolute path", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "file:./some/where.db" }).database).toEqual({ provider: "sqlite", path: path.resolve("some/where.db") });
   });

@@ -105,6 +105,7 @@ const backupIntervalSchema = z.string().transform((text, ctx): number => {
 });
 
 const KEEP_RULE = "must be a whole number of backups, at least 1";
+const POOL_RULE = "must be a whole number of connections, 1 to 1000";
 
 /** Server processes (issue 25): a whole number, at least 1, or auto (lib/server/worker-count.ts). */
 const workersSchema = z.string().transform((text, ctx): WorkerSetting => {
@@ -125,6 +126,8 @@ const variablesSchema = z.object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     DATABASE_URL: z.string().optional(),
+    // PostgreSQL: the most connections one server process (each worker) opens for the app's queries.
+    DATABASE_POOL_SIZE: z.coerce.number({ error: POOL_RULE }).int(POOL_RULE).min(1, POOL_RULE).max(1000, POOL_RULE).default(10),
     HOST: z.string().min(1).default("0.0.0.0"),
     PORT: port.default(3000),
     // How many server processes answer on PORT: a number, or auto for one per core (as many as fit in memory).
@@ -247,6 +250,8 @@ const envSchema = variablesSchema
       nodeEnv: vars.NODE_ENV,
       dataDir,
       database,
+      /** PostgreSQL connections per server process for the app's queries (the rate limits keep 4 more of their own). */
+      databasePoolSize: vars.DATABASE_POOL_SIZE,
       host: vars.HOST,
       port: vars.PORT,
       /** Server processes on PORT: a number, or auto (lib/server/worker-count.ts says how many that is). */
