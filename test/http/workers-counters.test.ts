@@ -2,7 +2,7 @@ import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
-import { type Answer, answeringWorkers, distinctWorkers, send, sendEach } from "@/test/support/worker-requests";
+import { answeringWorkers, distinctWorkers, send, sendEach } from "@/test/support/worker-requests";
 
 // One `npm start` with two workers (issue 25) counts as one server: a rate
 // limit is one allowance whichever worker a request reaches (on SQLite the
@@ -82,7 +82,7 @@ async function signInOnOneConnection(password: string): Promise<Attempt> {
       agent,
     );
     // One connection, so one worker, for all three.
-    expect(new Set([probe, csrf, answer].map((each: Answer) => each.localPort)).size).toBe(1);
+    expect(new Set([probe, csrf, answer].map((each) => each.localPort)).size).toBe(1);
     const { url } = JSON.parse(answer.body) as { url: string };
     const [worker] = await answeringWorkers(app, [probe]);
     return { worker: worker!, error: new URL(url).searchParams.get("error") };

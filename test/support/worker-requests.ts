@@ -29,10 +29,13 @@ export function send(url: string, { method = "GET", headers = {}, body }: SendIn
     const request = httpRequest(url, { method, headers: body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, agent });
     request.on("error", reject);
     request.on("response", async (response) => {
+      // Read while connected: a socket closed after the answer no longer says.
+      const localPort = response.socket.localPort;
       const chunks: Buffer[] = [];
       for await (const chunk of response) chunks.push(chunk as Buffer);
       const received = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
-      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body: Buffer.concat(chunks).toString(), requestId: received["x-request-id"], localPort: request.socket?.localPort });
+      const body = Buffer.concat(chunks).toString();
+      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"], localPort });
     });
     request.end(body);
   });
@@ -49,7 +52,8 @@ type LogLine = { message?: string; requestId?: string; worker?: number };
 
 function requestLines(app: Pick<AppServer, "output">): Map<string, LogLine> {
   const lines = new Map<string, LogLine>();
-  for (const text of app.output().split("\n")) {
+  // The last piece may be a line still on its way through the pipe.
+  for (const text of app.output().split("\n").slice(0, -1)) {
     if (!text.startsWith("{")) continue;
     const line = JSON.parse(text) as LogLine;
     if (line.message === "request" && line.requestId !== undefined) lines.set(line.requestId, line);
