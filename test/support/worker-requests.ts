@@ -1,0 +1,83 @@
+import { type Agent, request as httpRequest } from "node:http";
+import type { AppServer } from "./app-server";
+
+// Requests to an app that runs several workers (WEB_CONCURRENCY, issue 25),
+// and which worker answered each. The primary hands each new connection to
+// the next worker, so a request on a connection of its own is how a test
+// spreads its requests; the request log line a worker writes carries its
+// place ("worker") and the request id the answer names (X-Request-Id).
+
+export type Answer = {
+  status: number;
+  /** Each header that came once; Set-Cookie, which may come several times, is in setCookies. */
+  headers: Record<string, string>;
+  setCookies: string[];
+  body: string;
+  requestId: string | undefined;
+  /** The client's end of the connection: the same for requests that shared one. */
+  localPort: number | undefined;
+};
+
+export type SendInit = { method?: string; headers?: Record<string, string>; body?: string };
+
+/**
+ * One request on a connection of its own (no agent: Node sends Connection: close), so
+ * the primary hands it to the next worker; or, given an agent, on that agent's connections.
+ */
+export function send(url: string, { method = "GET", headers = {}, body }: SendInit = {}, agent: Agent | false = false): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers: body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, agent });
+    request.on("error", reject);
+    request.on("response", async (response) => {
+      // Read while connected: a socket closed after the answer no longer says.
+      const localPort = response.socket.localPort;
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      const received = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
+      const body = Buffer.concat(chunks).toString();
+      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"], localPort });
+    });
+    request.end(body);
+  });
+}
+
+/** The same request `count` times, one after the other, each on a connection of its own: spread over the workers. */
+export async function sendEach(count: number, url: string, init?: SendInit): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  for (let index = 0; index < count; index++) answers.push(await send(url, init));
+  return answers;
+}
+
+type LogLine = { message?: string; requestId?: string; worker?: number };
+
+function requestLines(app: Pick<AppServer, "output">): Map<string, LogLine> {
+  const lines = new Map<string, LogLine>();
+  // The last piece may be a line still on its way through the pipe.
+  for (const text of app.output().split("\n").slice(0, -1)) {
+    if (!text.startsWith("{")) continue;
+    const line = JSON.parse(text) as LogLine;
+    if (line.message === "request" && line.requestId !== undefined) lines.set(line.requestId, line);
+  }
+  return lines;
+}
+
+/**
+ * The place of the worker that answered each request, from its request log
+ * line: the line may reach the pipe a moment after the answer, so this waits
+ * for every one (a request the log never names fails the test).
+ */
+export async function answeringWorkers(app: Pick<AppServer, "output">, answers: readonly Pick<Answer, "requestId">[]): Promise<number[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const lines = requestLines(app);
+    const workers = answers.map((answer) => (answer.requestId === undefined ? undefined : lines.get(answer.requestId)?.worker));
+    if (workers.every((worker) => worker !== undefined)) return workers as number[];
+    if (Date.now() > deadline) throw new Error(`no request log line with a worker for ${answers.filter((_, index) => workers[index] === undefined).map((answer) => answer.requestId).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The workers that answered, each once, in order: [0, 1] when both did. */
+export async function distinctWorkers(app: Pick<AppServer, "output">, answers: readonly Pick<Answer, "requestId">[]): Promise<number[]> {
+  return [...new Set(await answeringWorkers(app, answers))].sort();
+}
