@@ -90,7 +90,7 @@ export async function startApp(
     child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...serverArguments(root)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
-    await waitUntilServing(url, child, () => log);
+    await waitUntilServing(url, child, () => log, env);
     keep = options.keepOutput ?? true;
   }
 
@@ -130,19 +130,30 @@ export async function startApp(
   };
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+/**
+ * Until the app answers. With several workers (issue 25), until every one
+ * listens: the first answers while the others still load Next, and a test
+ * that spreads requests over them would find one. The primary says so in its
+ * "listening" line (read where the log level shows it). Workers take longer
+ * to start on two busy cores, hence the longer wait.
+ */
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string, env: NodeJS.ProcessEnv): Promise<void> {
+  const workers = env.WEB_CONCURRENCY !== "1";
+  const allListen = workers && ["debug", "info", undefined, ""].includes(env.LOG_LEVEL);
+  const seconds = workers ? 60 : 30;
+  const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
     try {
       // Any HTTP answer means the server listens and start-up (migrations) is done.
       await fetch(`${url}/plants`, { method: "OPTIONS" });
-      return;
+      if (!allListen || /"message":"listening"/.test(output())) return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Not listening yet.
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the app did not start within 30 s:\n${output()}`);
+  throw new Error(`the app did not start within ${seconds} s:\n${output()}`);
 }
 
 /** A token made with the token CLI; a label of its own lets a test find its record among other files' tokens (on the shared app). */
