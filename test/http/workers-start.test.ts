@@ -2,7 +2,7 @@ import { createServer, type Socket } from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { workerCount } from "@/lib/server/worker-count";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
-import { logLines } from "@/test/support/app-log";
+import { logLines, waitForLine } from "@/test/support/app-log";
 import { childPids, pidsWithEnv } from "@/test/support/process-tree";
 import { makeTestDatabase } from "@/test/support/test-database";
 
@@ -24,26 +24,29 @@ it("runs one worker per core this machine gives it when WEB_CONCURRENCY is unset
   // Empty is unset (lib/server/env.ts): the test's own default of 1 (test/support/app-env.ts) is taken away.
   const app = await startApp({ env: { WEB_CONCURRENCY: "" } });
   apps.push(app);
+  // What auto is on this machine (lib/server/worker-count.ts): on one core, the one process and no primary.
   const expected = workerCount("auto");
-  await expect.poll(() => logLines(app.output()).filter((line) => line.message === "listening")).toEqual([expect.objectContaining({ workers: expected > 1 ? expected : undefined })]);
+  const forked = expected > 1 ? expected : 0;
+  const listening = await waitForLine(app.output, (line) => line.message === "listening");
+  expect(listening.workers).toBe(forked || undefined);
   const lines = logLines(app.output());
   // One primary, which forks them all, then as many workers as it said.
-  expect(lines.filter((line) => line.message === "starting workers")).toEqual(expected > 1 ? [expect.objectContaining({ workers: expected })] : []);
-  expect(new Set(lines.filter((line) => line.message === "worker listening").map((line) => line.worker))).toEqual(new Set(Array.from({ length: expected > 1 ? expected : 0 }, (_, place) => place)));
+  expect(lines.filter((line) => line.message === "starting workers").map((line) => line.workers)).toEqual(forked ? [forked] : []);
+  expect(new Set(lines.filter((line) => line.message === "worker listening").map((line) => line.worker))).toEqual(new Set(Array.from({ length: forked }, (_, place) => place)));
   const workers = childPids(app.pid()!);
-  expect(workers).toHaveLength(expected > 1 ? expected : 0);
+  expect(workers).toHaveLength(forked);
   // The processes of this app, found as the last test looks for what is left of one.
-  expect(pidsWithEnv("DATA_DIR", app.database.dataDir).sort()).toEqual([app.pid()!, ...workers].sort());
+  expect(pidsWithEnv("DATA_DIR", app.database.dataDir).sort((a, b) => a - b)).toEqual([app.pid()!, ...workers].sort((a, b) => a - b));
 });
 
 it("runs the one server process, with no primary, when WEB_CONCURRENCY=1", STARTS, async () => {
   const app = await startApp({ env: { WEB_CONCURRENCY: "1" } });
   apps.push(app);
-  await expect.poll(() => logLines(app.output()).some((line) => line.message === "listening")).toBe(true);
+  const listening = await waitForLine(app.output, (line) => line.message === "listening");
+  expect(listening).not.toHaveProperty("workers");
   const lines = logLines(app.output());
   expect(lines.filter((line) => line.message === "starting workers" || line.message === "worker listening")).toEqual([]);
   expect(lines.filter((line) => line.worker !== undefined)).toEqual([]);
-  expect(lines.find((line) => line.message === "listening")).not.toHaveProperty("workers");
   expect(childPids(app.pid()!)).toEqual([]);
 });
 
