@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { listMigrations } from "@/lib/db/migrations";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { inTimeOrder, type LogLine, logLines, waitForLine, workerOfRequest } from "@/test/support/app-log";
-import { failureCode, requestOnNewConnection } from "@/test/support/new-connection";
+import { failureCode, send } from "@/test/support/worker-requests";
 import { childPids } from "@/test/support/process-tree";
 import { storedPlants } from "@/test/support/test-database";
 
@@ -59,7 +59,7 @@ it("replaces a worker killed with SIGKILL in its place, the other answering mean
       // A connection left hanging would show as TIMEOUT.
       const body = `{"id":${id},"name":"Through a crash"}`;
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      await requestOnNewConnection(`${app.url}/plants`, { method: "POST", headers, body, timeoutMs: 10_000 }).then(
+      await send(`${app.url}/plants`, { method: "POST", headers, body, timeoutMs: 10_000 }).then(
         (answer) => outcomes.push({ id, startedAt, answeredAt: Date.now(), status: answer.status, requestId: answer.requestId }),
         (error: unknown) => outcomes.push({ id, startedAt, answeredAt: Date.now(), failure: failureCode(error) }),
       );

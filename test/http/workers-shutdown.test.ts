@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { inTimeOrder, logLines, waitForLine, workerOfRequest } from "@/test/support/app-log";
-import { type Answer, failureCode, requestOnNewConnection } from "@/test/support/new-connection";
+import { type Answer, failureCode, send } from "@/test/support/worker-requests";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
 // SIGTERM to the primary of two workers (issue 25), under writes from several
@@ -37,13 +37,13 @@ afterAll(async () => {
 type Outcome = { id: bigint; answeredAt: number; status?: number; requestId?: string; failure?: string };
 
 /** A create whose body comes in two halves: the second only when `finish` is called. In flight on its worker meanwhile. */
-async function slowCreate(url: string, token: string, id: bigint): Promise<{ finish(): void; answer: Promise<Answer> }> {
+async function slowCreate(url: string, token: string, id: bigint): Promise<{ finish(): void; answer: Promise<Pick<Answer, "status" | "requestId" | "body">> }> {
   const body = `{"id":${id},"name":"Slow to send"}`;
   const half = Math.floor(body.length / 2);
   let finish = () => {};
   let connected = () => {};
   const onSocket = new Promise<void>((resolve) => (connected = resolve));
-  const answer = new Promise<Answer>((resolve, reject) => {
+  const answer = new Promise<Pick<Answer, "status" | "requestId" | "body">>((resolve, reject) => {
     const outgoing = request(
       `${url}/plants`,
       { method: "POST", agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), connection: "close" } },
@@ -78,7 +78,7 @@ it("on SIGTERM, every worker says not ready yet answers through the delay, drain
     for (;;) {
       const id = nextId++;
       try {
-        const answer = await requestOnNewConnection(`${running.url}/plants`, { method: "POST", headers, body: `{"id":${id},"name":"Under load"}` });
+        const answer = await send(`${running.url}/plants`, { method: "POST", headers, body: `{"id":${id},"name":"Under load"}` });
         outcomes.push({ id, answeredAt: Date.now(), status: answer.status, requestId: answer.requestId });
       } catch (error) {
         outcomes.push({ id, answeredAt: Date.now(), failure: failureCode(error) });
@@ -97,7 +97,7 @@ it("on SIGTERM, every worker says not ready yet answers through the delay, drain
   let notReadySince: number | undefined;
   const readinessDeadline = Date.now() + DELAY_MS;
   while (notReady.size < 2 && Date.now() < readinessDeadline) {
-    const answer = await requestOnNewConnection(`${running.url}/readyz`);
+    const answer = await send(`${running.url}/readyz`);
     if (answer.status === 503) {
       notReadySince ??= Date.now();
       await expect.poll(() => workerOfRequest(running.output(), answer.requestId)).toBeDefined();
@@ -112,7 +112,7 @@ it("on SIGTERM, every worker says not ready yet answers through the delay, drain
 
   // The port closes once both workers have closed theirs; the requests in flight are still to finish. (A probe
   // may meet the connection Node's cluster leaves waiting in the primary, below: it is given up after a second.)
-  const probe = () => requestOnNewConnection(`${running.url}/healthz`, { timeoutMs: 1_000 }).then(() => "open", failureCode);
+  const probe = () => send(`${running.url}/healthz`, { timeoutMs: 1_000 }).then(() => "open", failureCode);
   await expect.poll(probe, { interval: 50 }).toBe("ECONNREFUSED");
   for (const each of slow) each.finish();
   const slowAnswers = await Promise.all(slow.map((each) => each.answer));

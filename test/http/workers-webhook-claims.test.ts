@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { logLines, waitForLine } from "@/test/support/app-log";
-import { requestOnNewConnection } from "@/test/support/new-connection";
+import { send } from "@/test/support/worker-requests";
 import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
 import { parseDeliveryBody, startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 
@@ -43,7 +43,7 @@ it(`sends each of ${PLANTS} deliveries once, each attempt by one worker, both wo
   const queue = [...ids];
   const client = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      const answer = await requestOnNewConnection(`${app.url}/plants`, { method: "POST", headers, body: `{"id":${id},"name":"Announced"}` });
+      const answer = await send(`${app.url}/plants`, { method: "POST", headers, body: `{"id":${id},"name":"Announced"}` });
       statuses.push(answer.status);
     }
   };

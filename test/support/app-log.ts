@@ -7,6 +7,8 @@ export type LogLine = { level: string; time: string; message: string; worker?: n
 export function logLines(output: string): LogLine[] {
   return output
     .split("\n")
+    // The last piece is a line still on its way through the pipe, or nothing.
+    .slice(0, -1)
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as LogLine);
 }

@@ -1,4 +1,5 @@
 import { type Agent, request as httpRequest } from "node:http";
+import { logLines } from "./app-log";
 import type { AppServer } from "./app-server";
 
 // Requests to an app that runs several workers (WEB_CONCURRENCY, issue 25),
@@ -13,21 +14,25 @@ export type Answer = {
   headers: Record<string, string>;
   setCookies: string[];
   body: string;
-  requestId: string | undefined;
+  /** X-Request-Id, or "" where the answer named none. */
+  requestId: string;
   /** The client's end of the connection: the same for requests that shared one. */
   localPort: number | undefined;
 };
 
-export type SendInit = { method?: string; headers?: Record<string, string>; body?: string };
+/** timeoutMs: how long to wait for the answer before giving up with TIMEOUT (a connection left hanging). */
+export type SendInit = { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number };
 
 /**
  * One request on a connection of its own (no agent: Node sends Connection: close), so
  * the primary hands it to the next worker; or, given an agent, on that agent's connections.
+ * Fails as Node's client does (ECONNREFUSED, ECONNRESET...) where no answer comes, or with TIMEOUT.
  */
-export function send(url: string, { method = "GET", headers = {}, body }: SendInit = {}, agent: Agent | false = false): Promise<Answer> {
+export function send(url: string, { method = "GET", headers = {}, body, timeoutMs }: SendInit = {}, agent: Agent | false = false): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method, headers: body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, agent });
     request.on("error", reject);
+    if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "TIMEOUT" })));
     request.on("response", async (response) => {
       // Read while connected: a socket closed after the answer no longer says.
       const localPort = response.socket.localPort;
@@ -35,7 +40,7 @@ export function send(url: string, { method = "GET", headers = {}, body }: SendIn
       for await (const chunk of response) chunks.push(chunk as Buffer);
       const received = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
       const body = Buffer.concat(chunks).toString();
-      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"], localPort });
+      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"] ?? "", localPort });
     });
     request.end(body);
   });
@@ -48,17 +53,15 @@ export async function sendEach(count: number, url: string, init?: SendInit): Pro
   return answers;
 }
 
-type LogLine = { message?: string; requestId?: string; worker?: number };
+/** The code of a failed request's error (ECONNREFUSED, ECONNRESET, TIMEOUT...), or its message when it has none. */
+export function failureCode(error: unknown): string {
+  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
 
-function requestLines(app: Pick<AppServer, "output">): Map<string, LogLine> {
-  const lines = new Map<string, LogLine>();
-  // The last piece may be a line still on its way through the pipe.
-  for (const text of app.output().split("\n").slice(0, -1)) {
-    if (!text.startsWith("{")) continue;
-    const line = JSON.parse(text) as LogLine;
-    if (line.message === "request" && line.requestId !== undefined) lines.set(line.requestId, line);
-  }
-  return lines;
+/** Each request's log line by its id. */
+function requestLines(app: Pick<AppServer, "output">): Map<string, { worker?: number }> {
+  return new Map(logLines(app.output()).flatMap((line) => (line.message === "request" && typeof line.requestId === "string" ? [[line.requestId, line]] : [])));
 }
 
 /**
@@ -70,7 +73,7 @@ export async function answeringWorkers(app: Pick<AppServer, "output">, answers: 
   const deadline = Date.now() + 10_000;
   for (;;) {
     const lines = requestLines(app);
-    const workers = answers.map((answer) => (answer.requestId === undefined ? undefined : lines.get(answer.requestId)?.worker));
+    const workers = answers.map((answer) => lines.get(answer.requestId)?.worker);
     if (workers.every((worker) => worker !== undefined)) return workers as number[];
     if (Date.now() > deadline) throw new Error(`no request log line with a worker for ${answers.filter((_, index) => workers[index] === undefined).map((answer) => answer.requestId).join(", ")}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
