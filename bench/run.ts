@@ -25,7 +25,9 @@
 //                        also watches each round from outside the app (the SQLite
 //                        write lock's holder, each worker's wall time, commits,
 //                        PostgreSQL connections busy); BENCH_WEBHOOKS=compare then
-//                        gives each app a webhook endpoint
+//                        gives each app a webhook endpoint, and BENCH_RATE_LIMIT_API
+//                        (say 100000000/1m) keeps the API's rate limit on, counted
+//                        as in production (on PostgreSQL, in its own pool)
 //   BENCH_BASELINE_ROOT  a built checkout of another commit: adds, per engine, that
 //                        build's app, and prints this build's throughput and CPU per
 //                        request against it, round by round (a change's cost). Make one
@@ -105,6 +107,7 @@ async function main() {
       warmupSeconds: WARMUP_SECONDS,
       profile: SCALING === "profile",
       webhooks: COMPARE_WEBHOOKS,
+      rateLimit: process.env.BENCH_RATE_LIMIT_API,
     });
     if (failures > 0) {
       console.error(`${failures} requests failed`);

@@ -178,8 +178,13 @@ export async function scrapeMetrics(port: string | undefined): Promise<Map<strin
 
 export type ConnectionSamples = {
   samples: number;
-  /** Per pid: the most connections open at once, the sum over samples of those busy (not idle), the most busy at once, samples with `full` or more busy. */
-  byPid: Map<number, { open: number; busySum: number; busyMost: number; fullSamples: number }>;
+  /**
+   * Per pid: the most connections open at once (of them, the most whose last
+   * statement was the rate limit's, lib/http/rate-limit.ts's pool of its own);
+   * of the app's pool (lib/db/postgres.ts), the sum over samples of those busy
+   * (not idle), the most busy at once, and the samples with `full` or more busy.
+   */
+  byPid: Map<number, { open: number; rateLimitOpen: number; busySum: number; busyMost: number; fullSamples: number }>;
   /** Wait events of busy connections (IO:WALSync, Lock:transactionid...), "running" for none: counts over samples. */
   waits: Map<string, number>;
   maxConnections: number;
@@ -237,27 +242,30 @@ export async function sampleConnections(pids: number[], config: DatabaseConfig, 
   const loop = (async () => {
     while (!stopping) {
       const ports = clientPorts(pids);
-      const { rows } = await client.query<{ port: number; state: string | null; wait: string | null }>(
-        "SELECT client_port AS port, state, wait_event_type || ':' || wait_event AS wait FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
+      const { rows } = await client.query<{ port: number; state: string | null; wait: string | null; rateLimit: boolean }>(
+        `SELECT client_port AS port, state, wait_event_type || ':' || wait_event AS wait, query LIKE '%rate_limits%' AS "rateLimit"
+           FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`,
         [database],
       );
       result.samples++;
-      const now = new Map<number, { open: number; busy: number }>();
+      const now = new Map<number, { open: number; rateLimitOpen: number; busy: number }>();
       for (const row of rows) {
         const pid = ports.get(row.port);
         if (pid === undefined) continue;
-        const counts = now.get(pid) ?? { open: 0, busy: 0 };
+        const counts = now.get(pid) ?? { open: 0, rateLimitOpen: 0, busy: 0 };
         counts.open++;
+        if (row.rateLimit) counts.rateLimitOpen++;
         if (row.state !== "idle") {
-          counts.busy++;
+          if (!row.rateLimit) counts.busy++;
           result.waits.set(row.wait ?? "running", (result.waits.get(row.wait ?? "running") ?? 0) + 1);
         }
         now.set(pid, counts);
       }
       for (const pid of pids) {
-        const counts = now.get(pid) ?? { open: 0, busy: 0 };
-        const kept = result.byPid.get(pid) ?? { open: 0, busySum: 0, busyMost: 0, fullSamples: 0 };
+        const counts = now.get(pid) ?? { open: 0, rateLimitOpen: 0, busy: 0 };
+        const kept = result.byPid.get(pid) ?? { open: 0, rateLimitOpen: 0, busySum: 0, busyMost: 0, fullSamples: 0 };
         kept.open = Math.max(kept.open, counts.open);
+        kept.rateLimitOpen = Math.max(kept.rateLimitOpen, counts.rateLimitOpen);
         kept.busySum += counts.busy;
         kept.busyMost = Math.max(kept.busyMost, counts.busy);
         if (counts.busy >= full) kept.fullSamples++;

@@ -43,7 +43,17 @@ type ScalingApp = { setting: Setting; engine: DatabaseProvider; app: AppServer; 
 /** Resident bytes by process role, and the sum of all at one instant. */
 type Memory = { byRole: Map<string, number>; total: number };
 
-export type ScalingOptions = { engines: DatabaseProvider[]; operations: Operation[]; rounds: number; seconds: number; warmupSeconds: number; profile: boolean; webhooks: boolean };
+export type ScalingOptions = {
+  engines: DatabaseProvider[];
+  operations: Operation[];
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  profile: boolean;
+  webhooks: boolean;
+  /** RATE_LIMIT_API for the apps; unset, the API's rate limit is off (bench/bench-app.ts). */
+  rateLimit: string | undefined;
+};
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
@@ -95,7 +105,12 @@ function workerPids(app: AppServer): number[] {
 async function startScalingApp(engine: DatabaseProvider, setting: Setting, options: ScalingOptions): Promise<ScalingApp> {
   const metricsPort = String(await freePort());
   // As in production: request log at info, metrics listener on.
-  const env = { METRICS_PORT: metricsPort, WEB_CONCURRENCY: setting, ...(options.webhooks && { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }) };
+  const env = {
+    METRICS_PORT: metricsPort,
+    WEB_CONCURRENCY: setting,
+    ...(options.rateLimit && { RATE_LIMIT_API: options.rateLimit }),
+    ...(options.webhooks && { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }),
+  };
   const { app, headers } = await startBenchApp(engine, { stored: STORED_FOR_GET, env, keepOutput: options.profile });
   const scaling: ScalingApp = { setting, engine, app, headers, metricsPort };
   if (!options.webhooks) return scaling;
@@ -152,19 +167,23 @@ function showProfile(app: ScalingApp, profile: Profile, seconds: number, metrics
   for (const pid of pids) {
     const role = processRole(pid, root);
     const parts = [`${role} (pid ${pid})`];
-    if (app.engine === "sqlite") parts.push(`holds the write lock ${percent((wall.holders[String(pid)] ?? 0) / wall.samples)}`);
+    const lockShare = (wall.holders[String(pid)] ?? 0) / wall.samples;
+    if (app.engine === "sqlite") parts.push(`holds the write lock ${percent(lockShare)}`);
     const requests = log.requests.get(role) ?? 0;
     parts.push(`${(requests / seconds).toFixed(0)} 2xx/s`);
     // The main thread's syncs: its commits (a checkpoint's syncs are another thread's).
     const commits = profile.syncs?.get(pid);
-    if (commits !== undefined) parts.push(`${(commits / seconds).toFixed(0)} fsyncs/s on its main thread${commits > 0 && requests > 0 ? ` (${(requests / commits).toFixed(2)} requests per fsync)` : ""}`);
+    if (commits !== undefined && commits > 0) {
+      const perCommit = app.engine === "sqlite" ? `, the lock held ${((lockShare * seconds * 1000) / commits).toFixed(1)} ms per fsync` : "";
+      parts.push(`${(commits / seconds).toFixed(0)} fsyncs/s on its main thread (${(requests / commits).toFixed(2)} requests per fsync${perCommit})`);
+    } else if (commits !== undefined) parts.push("no fsync on its main thread");
     const attempts = log.webhookAttempts.get(role);
     if (attempts !== undefined) parts.push(`${(attempts / seconds).toFixed(0)} webhook attempts/s`);
     const connections = profile.connections?.byPid.get(pid);
     if (connections && profile.connections) {
       const samples = profile.connections.samples;
       parts.push(
-        `PostgreSQL connections: ${connections.open} open at most, busy ${(connections.busySum / samples).toFixed(1)} on average and ${connections.busyMost} at most, all ${POOL_MAX} busy in ${percent(connections.fullSamples / samples)} of samples`,
+        `PostgreSQL connections: ${connections.open} open at most (${connections.rateLimitOpen} of them last used by the rate limit); of the app's pool, busy ${(connections.busySum / samples).toFixed(1)} on average and ${connections.busyMost} at most, all ${POOL_MAX} busy in ${percent(connections.fullSamples / samples)} of samples`,
       );
     }
     lines.push(parts.join(", "));
