@@ -179,13 +179,14 @@ export async function scrapeMetrics(port: string | undefined): Promise<Map<strin
 export type ConnectionSamples = {
   samples: number;
   /**
-   * Per pid: the most connections open at once (of them, the most whose last
-   * statement was the rate limit's, lib/http/rate-limit.ts's pool of its own);
+   * Per pid: the most connections open at once (of them, the most of the rate
+   * limits' own pool, lib/http/rate-limit.ts: by its application_name, or,
+   * on a build that sets none, by its last statement);
    * of the app's pool (lib/db/postgres.ts), the sum over samples of those busy
    * (not idle), the most busy at once, and the samples with `full` or more busy.
    */
   byPid: Map<number, { open: number; rateLimitOpen: number; busySum: number; busyMost: number; fullSamples: number }>;
-  /** Wait events of busy connections (IO:WALSync, Lock:transactionid...), "running" for none: counts over samples. */
+  /** What busy connections were doing: their wait event (IO:WALSync, Lock:transactionid...) or "running", and their state if not active; counts over samples. */
   waits: Map<string, number>;
   maxConnections: number;
   reserved: number;
@@ -243,7 +244,7 @@ export async function sampleConnections(pids: number[], config: DatabaseConfig, 
     while (!stopping) {
       const ports = clientPorts(pids);
       const { rows } = await client.query<{ port: number; state: string | null; wait: string | null; rateLimit: boolean }>(
-        `SELECT client_port AS port, state, wait_event_type || ':' || wait_event AS wait, query LIKE '%rate_limits%' AS "rateLimit"
+        `SELECT client_port AS port, state, wait_event_type || ':' || wait_event AS wait, (application_name = 'plant-store rate limits' OR query LIKE '%rate_limits%') AS "rateLimit"
            FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`,
         [database],
       );
@@ -257,7 +258,9 @@ export async function sampleConnections(pids: number[], config: DatabaseConfig, 
         if (row.rateLimit) counts.rateLimitOpen++;
         if (row.state !== "idle") {
           if (!row.rateLimit) counts.busy++;
-          result.waits.set(row.wait ?? "running", (result.waits.get(row.wait ?? "running") ?? 0) + 1);
+          // "idle in transaction": the connection waits for its process, which holds it in a transaction.
+          const doing = row.state === "active" ? (row.wait ?? "running") : `${row.state} (${row.wait ?? "running"})`;
+          result.waits.set(doing, (result.waits.get(doing) ?? 0) + 1);
         }
         now.set(pid, counts);
       }

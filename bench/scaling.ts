@@ -34,8 +34,9 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webho
 // autocannon share them, and auto/1 is what this machine can show, not what a
 // machine with cores to spare would.
 
-// pg.Pool's default size (lib/db/postgres.ts does not set one).
-const POOL_MAX = 10;
+// The app's pool per process (lib/db/postgres.ts): DATABASE_POOL_SIZE, which the apps take from this
+// process's environment (test/support/app-env.ts), or its default.
+const POOL_MAX = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const MEMORY_SAMPLE_MS = 200;
 
 type Setting = "1" | "auto";
@@ -183,7 +184,7 @@ function showProfile(app: ScalingApp, profile: Profile, seconds: number, metrics
     if (connections && profile.connections) {
       const samples = profile.connections.samples;
       parts.push(
-        `PostgreSQL connections: ${connections.open} open at most (${connections.rateLimitOpen} of them last used by the rate limit); of the app's pool, busy ${(connections.busySum / samples).toFixed(1)} on average and ${connections.busyMost} at most, all ${POOL_MAX} busy in ${percent(connections.fullSamples / samples)} of samples`,
+        `PostgreSQL connections: ${connections.open} open at most (${connections.rateLimitOpen} of them the rate limits'); of the app's pool, busy ${(connections.busySum / samples).toFixed(1)} on average and ${connections.busyMost} at most, all ${POOL_MAX} busy in ${percent(connections.fullSamples / samples)} of samples`,
       );
     }
     lines.push(parts.join(", "));
