@@ -176,7 +176,7 @@ function showProfile(app: ScalingApp, profile: Profile, seconds: number, metrics
     const commits = profile.syncs?.get(pid);
     if (commits !== undefined && commits > 0) {
       const perCommit = app.engine === "sqlite" ? `, the lock held ${((lockShare * seconds * 1000) / commits).toFixed(1)} ms per fsync` : "";
-      parts.push(`${(commits / seconds).toFixed(0)} fsyncs/s on its main thread (${(requests / commits).toFixed(2)} requests per fsync${perCommit})`);
+      parts.push(`${(commits / seconds).toFixed(1)} fsyncs/s on its main thread (${(requests / commits).toFixed(2)} requests per fsync${perCommit})`);
     } else if (commits !== undefined) parts.push("no fsync on its main thread");
     const attempts = log.webhookAttempts.get(role);
     if (attempts !== undefined) parts.push(`${(attempts / seconds).toFixed(0)} webhook attempts/s`);
