@@ -57,7 +57,12 @@ export function show(name: string, result: Result): string {
   return `${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value; of an even number, the mean of the two in the middle. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 /** The median of `values` and, in brackets, the lowest and highest: how far one run can be trusted on this machine. */
 export function spread(values: number[], digits = 2): string {

@@ -36,19 +36,35 @@ export function processTree(pid: number): number[] {
  */
 export function treeCpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
-  let ticks = 0;
-  for (const each of processTree(pid)) {
-    const fields = statFields(each);
-    // utime, stime, cutime, cstime: the 14th to 17th fields of stat, [11] to [14] here, in clock ticks (100 a second).
-    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  }
-  return ticks * 10;
+  return processTree(pid).reduce((sum, each) => sum + (processCpuMs(each) ?? 0), 0);
+}
+
+/** CPU time one process and the children it reaped have used, in ms, or undefined once it is gone. */
+export function processCpuMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  // utime, stime, cutime, cstime: the 14th to 17th fields of stat, [11] to [14] here, in clock ticks (100 a second).
+  return fields && (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 /** A process's resident memory, in bytes (VmRSS), or undefined once it is gone. */
 export function residentBytes(pid: number): number | undefined {
   try {
     const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process's proportional set size, in bytes (Pss: each shared page divided
+ * among the processes that map it), or undefined once it is gone. The sum of
+ * the tree's is what it takes from the machine; the sum of their VmRSS counts
+ * node's own code, which every worker maps, once per worker.
+ */
+export function proportionalBytes(pid: number): number | undefined {
+  try {
+    const kilobytes = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
     return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
   } catch {
     return undefined;

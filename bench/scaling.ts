@@ -1,7 +1,7 @@
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
 import { type LoadTarget, load, type Operation, type Result, STORED_FOR_GET, show, spread } from "@/bench/load";
-import { processRole, processTree, residentBytes } from "@/bench/process-tree";
+import { processCpuMs, processRole, processTree, proportionalBytes, residentBytes } from "@/bench/process-tree";
 import {
   type ConnectionSamples,
   countSyncs,
@@ -222,7 +222,10 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const atRest = new Map(apps.map((app) => [app.setting, memoryNow(app.app.pid()!)]));
-      for (const app of apps) console.log(`  memory at rest, ${label(app)}: ${showMemory(atRest.get(app.setting)!)}`);
+      for (const app of apps) {
+        const proportional = processTree(app.app.pid()!).reduce((sum, pid) => sum + (proportionalBytes(pid) ?? 0), 0);
+        console.log(`  memory at rest, ${label(app)}: ${showMemory(atRest.get(app.setting)!)}; proportional (Pss), in total ${megabytes(proportional)}`);
+      }
       if (options.profile && engine === "postgresql") {
         for (const app of apps) {
           const open = openConnections([app.app.pid()!, ...workerPids(app.app)]);
@@ -238,8 +241,12 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
             const before = await scrapeMetrics(app.metricsPort);
             const profile = options.profile ? await startProfile(app) : undefined;
             const memory = sampleMemory(app.app.pid()!);
+            const root = app.app.pid()!;
+            const primaryCpuBefore = processCpuMs(root);
             const result = await load(loadTarget(app), operation, seconds);
             const peak = memory.stop();
+            // With workers, what the primary cost (handing out connections, the rate limits' counters on SQLite).
+            const primaryCpu = processTree(root).length > 1 ? `, CPU of the primary ${((processCpuMs(root)! - primaryCpuBefore!) / result.total).toFixed(3)} ms/req` : "";
             const profiled = await profile?.stop();
             const after = await scrapeMetrics(app.metricsPort);
             failures += result.non2xx + result.errors;
@@ -249,7 +256,7 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
             const batches = delta("plant_store_group_commit_batch_size_count");
             const plants = delta("plant_store_group_commit_batch_size_sum");
             const grouped = operation === "POST" && batches > 0 ? `, ${(batches / seconds).toFixed(0)} commits/s of ${(plants / batches).toFixed(1)} plants` : "";
-            console.log(`  ${operation.padEnd(4)} ${show(label(app), result)}${grouped}, peak memory ${megabytes(peak.total)}`);
+            console.log(`  ${operation.padEnd(4)} ${show(label(app), result)}${primaryCpu}${grouped}, peak memory ${megabytes(peak.total)}`);
             if (profiled) for (const line of showProfile(app, profiled, seconds, { batches, plants })) console.log(`         ${line}`);
             const drainedMs = await drainWebhooks(app);
             if (drainedMs !== undefined) {
