@@ -9,10 +9,16 @@ export type BenchApp = { app: AppServer; headers: { authorization: string } };
 
 export async function startBenchApp(
   engine: DatabaseProvider,
-  { stored, env = {}, nodeOptions, root }: { stored: number; env?: Partial<NodeJS.ProcessEnv>; nodeOptions?: string[]; root?: string },
+  {
+    stored,
+    env = {},
+    nodeOptions,
+    root,
+    keepOutput = false,
+  }: { stored: number; env?: Partial<NodeJS.ProcessEnv>; nodeOptions?: string[]; root?: string; keepOutput?: boolean },
 ): Promise<BenchApp> {
   // One token drives hundreds of requests a second here: its rate limit is not what is measured.
-  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, nodeOptions, keepOutput: false, root });
+  const app = await startApp({ database: await makeTestDatabase(engine), env: { RATE_LIMIT_API: "off", ...env }, nodeOptions, keepOutput, root });
   try {
     const headers = { authorization: `Bearer ${await createToken(app.database, ["plants:write"], "1h")}` };
     for (let id = 1; id <= stored; id++) {

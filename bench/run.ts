@@ -18,6 +18,16 @@
 //                        verifies each delivery and answers 204), to price them
 //   BENCH_OBSERVABILITY  "compare" adds, per engine, an app with neither request
 //                        log (LOG_LEVEL=warn) nor metrics listener, to price them
+//   BENCH_SCALING        1: instead of the above, what more server processes buy
+//                        (bench/scaling.ts): per engine, WEB_CONCURRENCY=1 against auto
+//                        (one worker per core), in alternating rounds, with the
+//                        ratios auto/1 and the memory of every process; "profile"
+//                        also watches each round from outside the app (the SQLite
+//                        write lock's holder, each worker's wall time, commits,
+//                        PostgreSQL connections busy); BENCH_WEBHOOKS=compare then
+//                        gives each app a webhook endpoint, and BENCH_RATE_LIMIT_API
+//                        (say 100000000/1m) keeps the API's rate limit on, counted
+//                        as in production (on PostgreSQL, in its own pool)
 //   BENCH_BASELINE_ROOT  a built checkout of another commit: adds, per engine, that
 //                        build's app, and prints this build's throughput and CPU per
 //                        request against it, round by round (a change's cost). Make one
@@ -25,75 +35,28 @@
 //                        cp -al "$OLDPWD/node_modules" . && node prisma/generate.mjs && npm run build
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import autocannon from "autocannon";
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
 import { buildCeiling, startCeiling } from "@/bench/ceiling-app";
+import { runScaling } from "@/bench/scaling";
+import { CONNECTIONS, type LoadTarget, load, median, type Operation, STORED_FOR_GET, show } from "@/bench/load";
 import { type AppServer, freePort } from "@/test/support/app-server";
 import { storedPlants } from "@/test/support/test-database";
 import { addWebhookEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CONNECTIONS = 50;
 const WARMUP_SECONDS = 3;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const STORED_FOR_GET = 500;
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",") as DatabaseProvider[];
 const OPERATIONS = (process.env.BENCH_OPERATIONS ?? "POST,GET").toUpperCase().split(",") as Operation[];
 const COMPARE_OBSERVABILITY = process.env.BENCH_OBSERVABILITY === "compare";
 const COMPARE_WEBHOOKS = process.env.BENCH_WEBHOOKS === "compare";
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+const SCALING = process.env.BENCH_SCALING;
 
-type Operation = "POST" | "GET" | "PATCH";
-type Result = { requestsPerSecond: number; p50: number; p99: number; total: number; non2xx: number; errors: number; cpuMsPerRequest: number };
-type Target = { name: string; url: string; headers: Record<string, string>; app?: AppServer; pid: () => number | undefined; receiver?: WebhookReceiver };
-
-let nextId = 1_000_000n;
-let nextPatch = 0;
-
-/** CPU time a process has used, in ms (Linux: user + system, from /proc). */
-function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in clock ticks (100 a second).
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function load(target: Target, operation: Operation, seconds: number): Promise<Result> {
-  const request =
-    operation === "POST"
-      ? {
-          method: "POST" as const,
-          path: "/plants",
-          headers: { "content-type": "application/json", ...target.headers },
-          setupRequest: (each: autocannon.Request) => ({ ...each, body: `{"id":${nextId++},"name":"Bench fern","tag":"bench"}` }),
-        }
-      : operation === "PATCH"
-        ? {
-            method: "PATCH" as const,
-            path: "/plants/1",
-            headers: { "content-type": "application/merge-patch+json", ...target.headers },
-            // Every request a real change: a new name, round the stored plants.
-            setupRequest: (each: autocannon.Request) => {
-              const patch = nextPatch++;
-              return { ...each, path: `/plants/${(patch % STORED_FOR_GET) + 1}`, body: `{"name":"Patched fern ${patch}"}` };
-            },
-          }
-        : { method: "GET" as const, path: "/plants?limit=20", headers: target.headers };
-  const cpuBefore = cpuMs(target.pid());
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [request] });
-  return {
-    cpuMsPerRequest: (cpuMs(target.pid()) - cpuBefore) / result.requests.total,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
-}
+type Target = LoadTarget & { name: string; app?: AppServer; receiver?: WebhookReceiver };
 
 /** An app on a fresh database of `engine`, with a plants:write token and STORED_FOR_GET plants. */
 async function startEngine(engine: DatabaseProvider, { observed, webhooks = false, baseline = false }: { observed: boolean; webhooks?: boolean; baseline?: boolean }): Promise<Target> {
@@ -132,14 +95,26 @@ function residentMemory(pid: number | undefined): string {
   return `${megabytes("VmRSS")} MB (peak ${megabytes("VmHWM")} MB)`;
 }
 
-function show(name: string, result: Result): string {
-  return `${name.padEnd(30)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${String(result.p50).padStart(4)} ms   p99 ${String(result.p99).padStart(4)} ms   CPU ${result.cpuMsPerRequest.toFixed(3)} ms/req   (${result.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
+  if (SCALING) {
+    if (!["1", "profile"].includes(SCALING)) throw new Error(`BENCH_SCALING must be 1 or profile, not ${SCALING}`);
+    const failures = await runScaling({
+      engines: ENGINES,
+      operations: OPERATIONS,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      profile: SCALING === "profile",
+      webhooks: COMPARE_WEBHOOKS,
+      rateLimit: process.env.BENCH_RATE_LIMIT_API,
+    });
+    if (failures > 0) {
+      console.error(`${failures} requests failed`);
+      process.exitCode = 1;
+    }
+    return;
+  }
   buildCeiling();
   const ceilingApp = await startCeiling();
   const ceiling: Target = { name: "ceiling (constant)", url: ceilingApp.url, headers: {}, pid: () => ceilingApp.pid };
