@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import type { BackupAttempt } from "@/lib/backup/backup-status";
-import { runningScheduledBackups, type ScheduledBackups, standInForScheduledBackups } from "@/lib/backup/scheduled-backups";
+import { type BackupSchedule, runningScheduledBackups, type ScheduledBackups, standInForScheduledBackups, startScheduledBackups } from "@/lib/backup/scheduled-backups";
 
 // The scheduled backups when `npm start` runs several workers (issues 23 and
 // 25). The primary runs them (lib/server/cluster-primary.ts): it is the one
@@ -54,19 +54,26 @@ function isLinkMessage(message: unknown): message is LinkMessage {
 
 /**
  * In the primary, before it forks a worker: answers the workers' questions
- * and requests about the schedule this process runs (startScheduledBackups).
- * Returns what to call when the schedule's state has changed (its onChange),
- * which tells every worker.
+ * and requests about the schedule, which start() starts in this process
+ * (once every worker serves) and stopScheduledBackups() stops. Every worker
+ * is told of each change, from the start on.
  */
-export function shareScheduledBackupsWithWorkers(): () => void {
+export function shareScheduledBackupsWithWorkers(schedule: BackupSchedule): { start(): void } {
   cluster.on("message", (worker: Worker, message: unknown) => {
     if (!isLinkMessage(message)) return;
     if (message.type === FOLLOW) send(worker, state());
     if (message.type === BACK_UP_NOW) backUpFor(worker, message.id);
   });
-  return () => {
+  const tellEveryWorker = () => {
     const message = state();
     for (const worker of Object.values(cluster.workers ?? {})) if (worker) send(worker, message);
+  };
+  return {
+    start() {
+      startScheduledBackups(schedule, tellEveryWorker);
+      // Its first nextAt: the schedule says nothing until a backup begins, which may be an interval away.
+      tellEveryWorker();
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
-import { configuredBackupSchedule, startScheduledBackups, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
+import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { flushLog, log } from "@/lib/server/log";
@@ -48,7 +48,7 @@ export async function runPrimary(count: number): Promise<void> {
   const metricsServer = config.metrics ? await serveMetrics(config.metrics, clusterMetrics()) : undefined;
   const backupSchedule = configuredBackupSchedule();
   // Before any worker: each asks for the schedule's state as it starts.
-  const backupsChanged = backupSchedule ? shareScheduledBackupsWithWorkers() : undefined;
+  const backups = backupSchedule ? shareScheduledBackupsWithWorkers(backupSchedule) : undefined;
 
   const places = new Map<number, Place>();
   const listened = new Set<number>();
@@ -64,7 +64,7 @@ export async function runPrimary(count: number): Promise<void> {
       if (started || listened.size < count) return;
       started = true;
       // Once serving, as the one server process starts them: a server that fails to start takes none.
-      if (backupSchedule) startScheduledBackups(backupSchedule, backupsChanged);
+      backups?.start();
       log.info("listening", {
         address: `http://${config.host}:${config.port}`,
         workers: count,

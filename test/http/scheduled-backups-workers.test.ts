@@ -112,6 +112,12 @@ async function encodedForm(page: string): Promise<{ body: Buffer; contentType: s
   return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! };
 }
 
+async function ownerCookie(app: AppServer): Promise<string> {
+  const { sessionToken } = await signInThrough(app.url, "credentials", OWNER);
+  if (!sessionToken) throw new Error("the owner could not sign in");
+  return `next-auth.session-token=${sessionToken}`;
+}
+
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
@@ -122,6 +128,8 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
   beforeAll(async () => {
     metricsPort = await freePort();
     app = await startApp({ env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort) } });
+    const made = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
+    expect(made.code, made.stderr).toBe(0);
   });
 
   afterAll(async () => {
@@ -147,12 +155,7 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
   }, 90_000);
 
   it("answer the Backups page and its \"Back up now\" in either worker", async () => {
-    const made = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
-    expect(made.code, made.stderr).toBe(0);
-    const { sessionToken } = await signInThrough(app.url, "credentials", OWNER);
-    expect(sessionToken).toBeDefined();
-    const cookie = `next-auth.session-token=${sessionToken}`;
-
+    const cookie = await ownerCookie(app);
     const workers = await pinEachWorker(app, 2);
     try {
       for (const worker of workers) {
@@ -195,4 +198,26 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
     // The workers' own, added up: the requests this file made.
     expect(samples.some((line) => line.startsWith("plant_store_http_requests_total{"))).toBe(true);
   });
+
+  it("tell each worker when the next is due from the start, when that is an interval away (after a restart)", async () => {
+    // The primary stops its schedule with the rest: it exits as cleanly as its workers.
+    expect(await app.kill()).toEqual({ code: 0, signal: null });
+    const last = status(app)!.lastAttempt;
+    // The same store backed up hourly: the next is due an hour after the last began, and nothing is taken before.
+    const hourly = await startApp({ database: app.database, env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" } });
+    const workers = await pinEachWorker(hourly, 2);
+    try {
+      const cookie = await ownerCookie(hourly);
+      for (const worker of workers) {
+        const page = await worker.send("GET", "/backups", { cookie, accept: "text/html" });
+        const nextAt = /<dt>Next backup<\/dt><dd><time[^>]*dateTime="([^"]+)"/.exec(page.body)?.[1];
+        expect(nextAt, `worker ${worker.worker}'s page shows when the next backup is due`).toBeDefined();
+        expect(Date.parse(nextAt!)).toBe(Date.parse(last.startedAt) + 3_600_000);
+      }
+      expect(status(hourly)!.lastAttempt).toEqual(last);
+    } finally {
+      for (const worker of workers) worker.close();
+      await hourly.stop();
+    }
+  }, 60_000);
 });
