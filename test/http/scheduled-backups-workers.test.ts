@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { testDatabaseProvider } from "@/test/support/test-database";
+import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
 
 // Scheduled backups under `npm start` with two workers (issues 23 and 25):
 // the primary runs them, so a backup is taken once per interval, not once per
@@ -18,8 +19,7 @@ import { testDatabaseProvider } from "@/test/support/test-database";
 //
 // A worker is pinned by a keep-alive connection: the primary hands each new
 // connection to the next worker, and every request on it goes to that one.
-// Which worker it is, an API request on it tells: its X-Request-Id is on the
-// request's log line, which names the worker.
+// Which worker it is, an API request on it tells (test/support/worker-requests.ts).
 
 const INTERVAL_MS = 10_000;
 const OWNER = { email: "olive@plants.example", password: "a long passphrase for the owner of backups" };
@@ -55,30 +55,21 @@ async function until<T>(check: () => T | undefined | null | false, seconds: numb
   }
 }
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
 /** One keep-alive connection to the app, so to one worker, and that worker's place. */
-type Pinned = { worker: number; send(method: string, path: string, headers?: Record<string, string>, body?: Buffer): Promise<Answer>; close(): void };
+type Pinned = { worker: number; send(path: string, init?: SendInit): Promise<Answer>; close(): void };
 
-function pin(app: AppServer): Promise<Pinned> {
+async function pin(app: AppServer): Promise<Pinned> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const send = (method: string, target: string, headers: Record<string, string> = {}, body?: Buffer) =>
-    new Promise<Answer>((resolve, reject) => {
-      const sent = request(`${app.url}${target}`, { method, agent, headers: body ? { ...headers, "content-length": String(body.length) } : headers }, (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-        answer.on("end", () => resolve({ status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks).toString() }));
-      });
-      sent.on("error", reject);
-      sent.end(body);
-    });
-  return (async () => {
-    // An API request (unauthenticated: a 401) carries the id its log line has.
-    const probe = await send("GET", "/plants");
-    const requestId = probe.headers["x-request-id"];
-    const line = await until(() => logLines(app).find((each) => each.message === "request" && each.requestId === requestId), 10, `the log line of request ${String(requestId)}`);
-    return { worker: line.worker as number, send, close: () => agent.destroy() };
-  })();
+  const probe = await send(`${app.url}/plants`, {}, agent);
+  // An API request (unauthenticated: a 401) names the worker on its log line.
+  const [worker] = await answeringWorkers(app, [probe]);
+  const onIt = async (target: string, init?: SendInit) => {
+    const answer = await send(`${app.url}${target}`, init, agent);
+    // Still the connection the probe took, so still that worker.
+    expect(answer.localPort).toBe(probe.localPort);
+    return answer;
+  };
+  return { worker: worker!, send: onIt, close: () => agent.destroy() };
 }
 
 /** A connection to each worker, in the order of their places. */
@@ -103,13 +94,13 @@ const decode = (text: string) => text.replace(/&(amp|quot|lt|gt|#x27|#39);/g, (_
  * fields (which name the server action) posted to the page, whose answer is
  * the page drawn again with the action's outcome.
  */
-async function encodedForm(page: string): Promise<{ body: Buffer; contentType: string }> {
+async function encodedForm(page: string): Promise<{ body: string; contentType: string }> {
   const form = /<form[^>]*>(?:(?!<\/form>).)*Back up now(?:(?!<\/form>).)*<\/form>/s.exec(page)?.[0];
   if (!form) throw new Error(`no "Back up now" form on the page:\n${page.slice(0, 2000)}`);
   const fields = new FormData();
   for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?\/?>/g)) fields.set(decode(name!), decode(value ?? ""));
   const encoded = new Request("http://localhost/", { method: "POST", body: fields });
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! };
+  return { body: await encoded.text(), contentType: encoded.headers.get("content-type")! };
 }
 
 async function ownerCookie(app: AppServer): Promise<string> {
@@ -159,13 +150,13 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
     const workers = await pinEachWorker(app, 2);
     try {
       for (const worker of workers) {
-        const page = await worker.send("GET", "/backups", { cookie, accept: "text/html" });
+        const page = await worker.send("/backups", { headers: { cookie, accept: "text/html" } });
         expect(page.status).toBe(200);
         // The schedule as the primary runs it: when the next is due, and the button.
         expect(page.body.includes("<dt>Next backup</dt>"), `worker ${worker.worker}'s page shows when the next backup is due`).toBe(true);
         const form = await encodedForm(page.body);
         const before = status(app)!.lastAttempt.startedAt;
-        const answer = await worker.send("POST", "/backups", { cookie, accept: "text/html", origin: app.url, "content-type": form.contentType }, form.body);
+        const answer = await worker.send("/backups", { method: "POST", headers: { cookie, accept: "text/html", origin: app.url, "content-type": form.contentType }, body: form.body });
         expect(answer.status, answer.body.slice(0, 2000)).toBe(200);
         const file = /Backed up to (plant-store-\d{8}T\d{6}Z\.db) \(/.exec(answer.body)?.[1];
         expect(file, `worker ${worker.worker}'s answer:\n${answer.body.slice(0, 3000)}`).toBeDefined();
@@ -209,7 +200,7 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
     try {
       const cookie = await ownerCookie(hourly);
       for (const worker of workers) {
-        const page = await worker.send("GET", "/backups", { cookie, accept: "text/html" });
+        const page = await worker.send("/backups", { headers: { cookie, accept: "text/html" } });
         const nextAt = /<dt>Next backup<\/dt><dd><time[^>]*dateTime="([^"]+)"/.exec(page.body)?.[1];
         expect(nextAt, `worker ${worker.worker}'s page shows when the next backup is due`).toBeDefined();
         expect(Date.parse(nextAt!)).toBe(Date.parse(last.startedAt) + 3_600_000);
