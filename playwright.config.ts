@@ -32,8 +32,12 @@ const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 const SQLITE_SECOND_LANE = ["accessibility.spec.ts", "sign-in.spec.ts", "api-tokens.spec.ts", "long-values-fit.spec.ts", "team-page.spec.ts"];
 // Specs of what only PostgreSQL shows (the Backups page's pointer to pg_dump); SQLite's own are the SQLite lanes' alone.
 const POSTGRESQL_ONLY = ["backups-page-postgres.spec.ts"];
+// Specs whose pages work differently with one server process and with several: in both SQLite lanes. The
+// scheduled backups run in the one process, or in the primary of several, which the workers reach over
+// the cluster's channel (lib/backup/backup-schedule-link.ts).
+const BOTH_SQLITE_LANES = ["backups-page.spec.ts"];
 const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
-  "sqlite-2": { testMatch: SQLITE_SECOND_LANE },
+  "sqlite-2": { testMatch: [...SQLITE_SECOND_LANE, ...BOTH_SQLITE_LANES] },
   sqlite: { testIgnore: [...SQLITE_SECOND_LANE, ...POSTGRESQL_ONLY] },
   postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "totp.spec.ts", ...POSTGRESQL_ONLY] },
 };

@@ -7,7 +7,10 @@ import { expect, expectNoAxeViolations, test } from "./fixtures";
 // BACKUP_DIR (test/support/e2e-databases.ts) an hour apart, the first at
 // start; here "Back up now" takes the others. A backup made to fail (its
 // folder replaced by a file) is shown on every staff page to owners, and to
-// no one else, until one succeeds. Run in the SQLite lanes only; PostgreSQL's page is backups-page-postgres.spec.ts.
+// no one else, until one succeeds. Run in both SQLite lanes: with one server
+// process, and with two workers, whose backups the primary runs, whichever
+// worker draws the page or takes "Back up now". PostgreSQL's page is
+// backups-page-postgres.spec.ts.
 
 const unique = () => randomBytes(4).toString("hex");
 

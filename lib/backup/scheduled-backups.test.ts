@@ -9,7 +9,7 @@ import { type BackupStatus, readBackupStatus, writeBackupStatus } from "@/lib/ba
 import { type BackupSchedule, nextBackupAt, scheduleBackups, type ScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { migrate } from "@/lib/db/migrate";
 import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
-import { metrics } from "@/lib/server/metrics";
+import { backupMetrics } from "@/lib/server/metrics";
 import { testDatabaseProvider } from "@/test/support/test-database";
 
 // The scheduled backups (issue 23) on real SQLite files: a backup is a
@@ -61,7 +61,7 @@ function start(settings: BackupSchedule): ScheduledBackups {
 }
 
 async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
-  const metric = await metrics().registry.getSingleMetric(name)?.get();
+  const metric = await backupMetrics().registry.getSingleMetric(name)?.get();
   return metric?.values.find((value) => Object.entries(labels).every(([key, label]) => value.labels[key] === label))?.value;
 }
 
@@ -110,6 +110,23 @@ describe.skipIf(testDatabaseProvider() !== "sqlite")("scheduled backups", () => 
     await first;
     expect(backups.runningSince()).toBeNull();
     expect(readdirSync(settings.backupDir)).toHaveLength(1);
+  });
+
+  it("say when their state changes (what a primary tells its workers): as a backup begins, as it ends, and when stopped", async () => {
+    const seen: { nextAt: number | null; runningSince: number | null }[] = [];
+    const backups = scheduleBackups(schedule(), () => seen.push({ nextAt: backups.nextAt()?.getTime() ?? null, runningSince: backups.runningSince()?.getTime() ?? null }));
+    started.push(backups);
+    // No status yet: the first is due at once, and is the one this takes.
+    const asked = Date.now();
+    const attempt = await backups.backUpNow();
+    const begun = Date.parse(attempt.startedAt);
+    expect(seen).toEqual([
+      { nextAt: begun + HOUR, runningSince: begun },
+      { nextAt: begun + HOUR, runningSince: null },
+    ]);
+    expect(begun).toBeGreaterThanOrEqual(asked);
+    backups.stop();
+    expect(seen.at(-1)).toEqual({ nextAt: null, runningSince: null });
   });
 
   it("keep the newest BACKUP_KEEP scheduled backups, never a manual one or another file, and remove the partial files of backups that died", async () => {

@@ -4,6 +4,7 @@ import { backupFileName } from "@/lib/backup/backup-files";
 import { removeOldScheduledBackups, removeStalePartials } from "@/lib/backup/backup-folder";
 import { type BackupAttempt, type BackupStatus, backupStatusPath, readBackupStatus, withAttempt, writeBackupStatus } from "@/lib/backup/backup-status";
 import { snapshotSqlite } from "@/lib/db/sqlite-snapshot";
+import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { type BackupMetrics, backupMetrics } from "@/lib/server/metrics";
 import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
@@ -11,7 +12,9 @@ import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/s
 // Scheduled backups of the SQLite database (issue 23), from the server
 // process, which holds the database: a checked copy (lib/db/sqlite-snapshot.ts,
 // on a worker thread, so requests go on being served) into BACKUP_DIR every
-// BACKUP_INTERVAL, the newest BACKUP_KEEP of them kept.
+// BACKUP_INTERVAL, the newest BACKUP_KEEP of them kept. With several workers
+// (issue 25) the primary runs them, once for the machine, and the workers
+// reach them through lib/backup/backup-schedule-link.ts.
 //
 // The next backup is due one interval after the last attempt began, as the
 // status file records it (lib/backup/backup-status.ts), so that a restart
@@ -47,6 +50,8 @@ export type ScheduledBackups = {
   stop(): void;
 };
 
+const SCHEDULER = "backup.scheduler";
+
 // setTimeout's longest delay (2^31 - 1 ms, about 24.8 days); a longer one fires at once.
 const LONGEST_TIMER_MS = 2_147_483_647;
 
@@ -62,22 +67,45 @@ export function nextBackupAt(status: BackupStatus | null, intervalMs: number, no
 }
 
 /** Starts this process's scheduled backups (once: a second call answers the first's). */
-export function startScheduledBackups(schedule: BackupSchedule): ScheduledBackups {
-  return processGlobal("backup.scheduler", () => scheduleBackups(schedule));
+export function startScheduledBackups(schedule: BackupSchedule, onChange?: () => void): ScheduledBackups {
+  return processGlobal(SCHEDULER, () => scheduleBackups(schedule, onChange));
 }
 
-/** This process's scheduled backups, if it runs them (an owner's "Back up now" joins them). */
+/**
+ * This process's scheduled backups, if it runs them (an owner's "Back up now" joins them); in a worker of
+ * several, the primary's, reached through lib/backup/backup-schedule-link.ts.
+ */
 export function runningScheduledBackups(): ScheduledBackups | undefined {
-  return existingProcessGlobal<ScheduledBackups>("backup.scheduler");
+  return existingProcessGlobal<ScheduledBackups>(SCHEDULER);
 }
 
-/** Stops this process's scheduled backups, if it runs them (at shutdown). */
+/** Stops this process's scheduled backups, if it runs them (at shutdown); in a worker of several, stops following the primary's. */
 export function stopScheduledBackups(): void {
-  takeProcessGlobal<ScheduledBackups>("backup.scheduler")?.stop();
+  takeProcessGlobal<ScheduledBackups>(SCHEDULER)?.stop();
 }
 
-/** A schedule of backups of its own (the tests run several in one process); the server uses startScheduledBackups. */
-export function scheduleBackups(schedule: BackupSchedule): ScheduledBackups {
+/** In a worker of several: the primary's schedule stands as this process's while the primary runs it (undefined: while it does not). */
+export function standInForScheduledBackups(standIn: ScheduledBackups | undefined): void {
+  if (existingProcessGlobal<ScheduledBackups>(SCHEDULER) === standIn) return;
+  takeProcessGlobal<ScheduledBackups>(SCHEDULER);
+  if (standIn) processGlobal(SCHEDULER, () => standIn);
+}
+
+/**
+ * The schedule the configuration asks for, or null: backups are scheduled on SQLite with BACKUP_DIR set
+ * (env.ts refuses BACKUP_DIR with PostgreSQL, which pg_dump backs up).
+ */
+export function configuredBackupSchedule(): BackupSchedule | null {
+  const { database, backupDir, backupSchedule, dataDir } = env();
+  if (database.provider !== "sqlite" || backupDir === null || backupSchedule === null) return null;
+  return { databasePath: database.path, backupDir, dataDir, ...backupSchedule };
+}
+
+/**
+ * A schedule of backups of its own (the tests run several in one process); the server uses startScheduledBackups.
+ * onChange is called when nextAt() or runningSince() has changed: as a backup begins, as it ends, and at stop().
+ */
+export function scheduleBackups(schedule: BackupSchedule, onChange: () => void = () => {}): ScheduledBackups {
   const { dataDir, intervalMs } = schedule;
   const metrics = backupMetrics();
   let status = readBackupStatus(dataDir);
@@ -109,9 +137,11 @@ export function scheduleBackups(schedule: BackupSchedule): ScheduledBackups {
       record(schedule, metrics, status);
       running = undefined;
       if (dueAt !== null) plan(nextBackupAt(status, intervalMs, Date.now()));
+      onChange();
       return done;
     });
     running = { since, attempt };
+    onChange();
     return attempt;
   }
 
@@ -125,6 +155,7 @@ export function scheduleBackups(schedule: BackupSchedule): ScheduledBackups {
     stop() {
       dueAt = null;
       clearTimeout(timer);
+      onChange();
     },
   };
 }

@@ -1,5 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
+import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { flushLog, log } from "@/lib/server/log";
@@ -16,10 +18,15 @@ import { startServer } from "@/lib/server/startup";
 // new connection to the workers in turn (round-robin, cluster's default on
 // Linux). It keeps what the workers share on one machine: the rate limits'
 // counters on SQLite (rate-limiter-flexible's cluster master), and /metrics,
-// added up from every worker's (prom-client's AggregatorRegistry). A worker
+// added up from every worker's (prom-client's AggregatorRegistry). It runs the
+// scheduled backups of SQLite, once for the machine, from when every worker
+// serves; the workers' Backups page and "Back up now" reach them over the
+// cluster's channel (lib/backup/backup-schedule-link.ts). A worker
 // that dies is replaced in its place and logged; SIGTERM or SIGINT is passed
 // to every worker, each drains as the one server process does
-// (lib/server/shutdown.ts), and the primary exits 0 once all have exited 0.
+// (lib/server/shutdown.ts), and the primary exits 0 once all have exited 0;
+// the backups take no more at once, and one under way is not waited for (as
+// lib/server/shutdown.ts says why).
 // It never loads Next.js, React or Prisma's client: about 50 MB resident.
 
 // A worker that served this long had started well; one that dies sooner may die again at once
@@ -39,6 +46,9 @@ export async function runPrimary(count: number): Promise<void> {
   if (config.database.provider === "sqlite") new RateLimiterClusterMaster();
   // Before any worker: a primary that cannot open its metrics listener stops before a request is taken.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics, clusterMetrics()) : undefined;
+  const backupSchedule = configuredBackupSchedule();
+  // Before any worker: each asks for the schedule's state as it starts.
+  const backups = backupSchedule ? shareScheduledBackupsWithWorkers(backupSchedule) : undefined;
 
   const places = new Map<number, Place>();
   const listened = new Set<number>();
@@ -53,6 +63,8 @@ export async function runPrimary(count: number): Promise<void> {
       listened.add(place);
       if (started || listened.size < count) return;
       started = true;
+      // Once serving, as the one server process starts them: a server that fails to start takes none.
+      backups?.start();
       log.info("listening", {
         address: `http://${config.host}:${config.port}`,
         workers: count,
@@ -88,6 +100,7 @@ export async function runPrimary(count: number): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal, workers: places.size });
+    stopScheduledBackups();
     // The signal itself, not cluster's disconnect: a draining worker still answers the primary (metrics, rate limits).
     const passed = signal === "SIGINT" ? "SIGINT" : "SIGTERM";
     for (const { worker } of places.values()) worker.process.kill(passed);

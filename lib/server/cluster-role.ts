@@ -4,7 +4,10 @@ import cluster from "node:cluster";
 // primary (lib/server/cluster-primary.ts) forks the workers that serve, and
 // tells each its place, 0 to n-1, in PLANT_STORE_WORKER. The place outlives the
 // process: a worker that dies is replaced in the same place. Place 0 runs the
-// jobs the machine needs once, whatever the number of workers.
+// jobs the machine needs once, whatever the number of workers, that need the
+// app (the activity retention) or are best beside the writes (the SQLite
+// checkpoints); the scheduled backups, which need neither, run in the primary
+// (lib/backup/backup-schedule-link.ts).
 
 /** Set by the primary in each worker's environment; not configuration, so not in env.ts. */
 export const WORKER_PLACE_VARIABLE = "PLANT_STORE_WORKER";

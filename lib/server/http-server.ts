@@ -5,7 +5,8 @@ import next from "next";
 import { startActivityRetention } from "@/lib/activity/retention";
 import { allowedMethods, operationPath } from "@/lib/api/operations";
 import { bearerChallenge } from "@/lib/auth/bearer-token";
-import { startScheduledBackups } from "@/lib/backup/scheduled-backups";
+import { followPrimaryScheduledBackups } from "@/lib/backup/backup-schedule-link";
+import { configuredBackupSchedule, startScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { ApiError } from "@/lib/http/api-error";
 import { apiResource } from "@/lib/http/browser-pages";
@@ -54,6 +55,10 @@ export async function runServer(): Promise<void> {
   const webhookWorker = config.webhooks.worker ? startWebhookWorker() : undefined;
   // Removes activity records past their retention, in every instance (concurrent runs share the work).
   const activityRetention = machineJobs ? startActivityRetention(config.activityRetention) : undefined;
+  // With several workers the primary runs the scheduled backups (lib/backup/backup-schedule-link.ts); a
+  // worker follows them before it serves, so that its first Backups page knows them.
+  const backupSchedule = configuredBackupSchedule();
+  if (backupSchedule && isClusterWorker()) followPrimaryScheduledBackups();
   const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -101,12 +106,8 @@ export async function runServer(): Promise<void> {
   // A worker of several has none: the primary serves the metrics of all (lib/server/cluster-primary.ts).
   const metricsServer = config.metrics && !isClusterWorker() ? await serveMetrics(config.metrics, processMetrics()) : undefined;
   await listen(server, config, { port: "PORT", host: "HOST" });
-  // Once serving: a process that fails to start takes none. From the process that holds the
-  // database (env.ts refuses BACKUP_DIR with PostgreSQL, which pg_dump backs up).
-  const { database, backupDir, backupSchedule } = config;
-  if (database.provider === "sqlite" && backupDir !== null && backupSchedule !== null && machineJobs) {
-    startScheduledBackups({ databasePath: database.path, backupDir, dataDir: config.dataDir, ...backupSchedule });
-  }
+  // Once serving: a process that fails to start takes none.
+  if (backupSchedule && !isClusterWorker()) startScheduledBackups(backupSchedule);
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
   if (isClusterWorker()) log.info("worker listening");

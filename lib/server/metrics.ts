@@ -1,9 +1,11 @@
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { processGlobal } from "@/lib/server/process-global";
+import { existingProcessGlobal, processGlobal } from "@/lib/server/process-global";
 
 // The process's Prometheus metrics, in one registry however many copies of
 // this module Next's bundling makes (it lives on globalThis). Served by the
 // server on its own listener (lib/server/http-server.ts).
+
+const BACKUP_METRICS = "metrics.backups";
 
 function createMetrics() {
   const registry = new Registry();
@@ -67,10 +69,17 @@ export function metrics(): Metrics {
   return processGlobal("metrics", createMetrics);
 }
 
-/** This process's metrics, for its own listener. */
+/** This process's metrics, for its own listener: the scheduled backups' too, where it runs them. */
 export function processMetrics(): { read(): Promise<string>; contentType: string } {
   const { registry } = metrics();
-  return { read: () => registry.metrics(), contentType: registry.contentType };
+  return {
+    // Looked up at each read: the backups start after the listener does.
+    read: () => {
+      const backups = existingProcessGlobal<BackupMetrics>(BACKUP_METRICS);
+      return backups ? Registry.merge([registry, backups.registry]).metrics() : registry.metrics();
+    },
+    contentType: registry.contentType,
+  };
 }
 
 /**
@@ -92,25 +101,46 @@ export function answerPrimaryForMetrics(): void {
 /**
  * In the primary: the workers' metrics, each asked for its own and added up
  * by prom-client (counters and histograms summed; gauges summed too, which is
- * right for requests in flight and memory; a gauge only one worker sets, the
- * backups', comes from that one alone). A worker that does not answer within
- * 5 s fails the scrape rather than leaving its numbers out.
+ * right for requests in flight and memory), then the scheduled backups',
+ * which the primary itself runs (lib/backup/backup-schedule-link.ts). A
+ * worker that does not answer within 5 s fails the scrape rather than
+ * leaving its numbers out.
+ *
+ * The backups' metrics are appended rather than aggregated with the
+ * workers': prom-client's clusterMetrics() answers text, not the workers'
+ * JSON that AggregatorRegistry.aggregate() would take. Appending is exact
+ * here because no worker has them (backupMetrics() is made only where the
+ * backups run), and they are in a registry of their own, so that the
+ * primary's own process metrics (its memory, its event loop) are not
+ * appended as second copies of the workers' series.
  */
 export function clusterMetrics(): { read(): Promise<string>; contentType: string } {
   const aggregator = new AggregatorRegistry();
-  return { read: () => aggregator.clusterMetrics(), contentType: aggregator.contentType };
+  return {
+    read: async () => {
+      const backups = existingProcessGlobal<BackupMetrics>(BACKUP_METRICS);
+      const [workers, own] = await Promise.all([aggregator.clusterMetrics(), backups?.registry.metrics() ?? ""]);
+      // Each text ends with its newline, unless it is empty (no worker up).
+      return workers + own;
+    },
+    contentType: aggregator.contentType,
+  };
 }
 
 /**
- * The scheduled backups' metrics (issue 23), in the same registry, made only
- * where scheduled backups run: elsewhere they are absent rather than zero, so
- * that an alert on a backup older than it should be never fires on an
- * instance that takes none (PostgreSQL, say).
+ * The scheduled backups' metrics (issue 23), made only where scheduled
+ * backups run: elsewhere they are absent rather than zero, so that an alert
+ * on a backup older than it should be never fires on an instance that takes
+ * none (PostgreSQL, say). In a registry of their own, which the /metrics of
+ * the process that runs them adds: the one server process's, or, with
+ * several workers, the primary's (clusterMetrics()).
  */
 export function backupMetrics() {
-  return processGlobal("metrics.backups", () => {
-    const registers = [metrics().registry];
+  return processGlobal(BACKUP_METRICS, () => {
+    const registry = new Registry();
+    const registers = [registry];
     return {
+      registry,
       lastSuccess: new Gauge({
         name: "plant_store_backup_last_success_timestamp_seconds",
         help: "When the last successful scheduled backup finished, in seconds since the Unix epoch",

@@ -1,0 +1,214 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { Agent } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isScheduledBackupName } from "@/lib/backup/backup-files";
+import { type BackupStatus, backupStatusSchema } from "@/lib/backup/backup-status";
+import { type AppServer, freePort, startApp } from "@/test/support/app-server";
+import { runCli } from "@/test/support/cli";
+import { signInThrough } from "@/test/support/next-auth-sign-in";
+import { testDatabaseProvider } from "@/test/support/test-database";
+import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
+
+// Scheduled backups under `npm start` with two workers (issues 23 and 25):
+// the primary runs them, so a backup is taken once per interval, not once per
+// worker (lib/backup/backup-schedule-link.ts); the owners' Backups page and its
+// "Back up now" work in either worker; and the primary's /metrics has the
+// backups' metrics once, beside the workers' own.
+//
+// A worker is pinned by a keep-alive connection: the primary hands each new
+// connection to the next worker, and every request on it goes to that one.
+// Which worker it is, an API request on it tells (test/support/worker-requests.ts).
+
+const INTERVAL_MS = 10_000;
+const OWNER = { email: "olive@plants.example", password: "a long passphrase for the owner of backups" };
+const sqlite = testDatabaseProvider() === "sqlite";
+const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-workers-"));
+
+type LogLine = Record<string, unknown> & { level: string; message: string };
+
+function logLines(app: AppServer): LogLine[] {
+  return app
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+function status(app: AppServer): BackupStatus | null {
+  try {
+    return backupStatusSchema.parse(JSON.parse(readFileSync(path.join(app.database.dataDir, "backup-status.json"), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+/** Waits for `check` to answer something, for up to `seconds`. */
+async function until<T>(check: () => T | undefined | null | false, seconds: number, what: string): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const found = check();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`waited ${seconds} s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** One keep-alive connection to the app, so to one worker, and that worker's place. */
+type Pinned = { worker: number; send(path: string, init?: SendInit): Promise<Answer>; close(): void };
+
+async function pin(app: AppServer): Promise<Pinned> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const probe = await send(`${app.url}/plants`, {}, agent);
+  // An API request (unauthenticated: a 401) names the worker on its log line.
+  const [worker] = await answeringWorkers(app, [probe]);
+  const onIt = async (target: string, init?: SendInit) => {
+    const answer = await send(`${app.url}${target}`, init, agent);
+    // Still the connection the probe took, so still that worker.
+    expect(answer.localPort).toBe(probe.localPort);
+    return answer;
+  };
+  return { worker: worker!, send: onIt, close: () => agent.destroy() };
+}
+
+/** A connection to each worker, in the order of their places. */
+async function pinEachWorker(app: AppServer, workers: number): Promise<Pinned[]> {
+  const found = new Map<number, Pinned>();
+  const spare: Pinned[] = [];
+  for (let tries = 0; found.size < workers && tries < 20; tries++) {
+    const pinned = await pin(app);
+    if (found.has(pinned.worker)) spare.push(pinned);
+    else found.set(pinned.worker, pinned);
+  }
+  for (const each of spare) each.close();
+  expect([...found.keys()].sort()).toEqual(Array.from({ length: workers }, (_, place) => place));
+  return [...found.entries()].sort(([a], [b]) => a - b).map(([, pinned]) => pinned);
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", quot: '"', lt: "<", gt: ">", "#x27": "'", "#39": "'" };
+const decode = (text: string) => text.replace(/&(amp|quot|lt|gt|#x27|#39);/g, (_, name: string) => ENTITIES[name]!);
+
+/**
+ * "Back up now" as a browser without JavaScript sends it: the form's hidden
+ * fields (which name the server action) posted to the page, whose answer is
+ * the page drawn again with the action's outcome.
+ */
+async function encodedForm(page: string): Promise<{ body: string; contentType: string }> {
+  const form = /<form[^>]*>(?:(?!<\/form>).)*Back up now(?:(?!<\/form>).)*<\/form>/s.exec(page)?.[0];
+  if (!form) throw new Error(`no "Back up now" form on the page:\n${page.slice(0, 2000)}`);
+  const fields = new FormData();
+  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]*)"(?: value="([^"]*)")?\/?>/g)) fields.set(decode(name!), decode(value ?? ""));
+  const encoded = new Request("http://localhost/", { method: "POST", body: fields });
+  return { body: await encoded.text(), contentType: encoded.headers.get("content-type")! };
+}
+
+async function ownerCookie(app: AppServer): Promise<string> {
+  const { sessionToken } = await signInThrough(app.url, "credentials", OWNER);
+  if (!sessionToken) throw new Error("the owner could not sign in");
+  return `next-auth.session-token=${sessionToken}`;
+}
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
+  const backupDir = path.join(folder, "backups");
+  let app: AppServer;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    metricsPort = await freePort();
+    app = await startApp({ env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort) } });
+    const made = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
+    expect(made.code, made.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("are taken by the primary, once per interval, not once per worker", async () => {
+    // The first at once, then one an interval later, and another.
+    const taken = await until(() => {
+      const lines = logLines(app).filter((line) => line.message === "backup taken");
+      return lines.length >= 3 && lines;
+    }, 45, "three scheduled backups");
+    // A schedule in each worker would have taken two at once at the start, and two every interval.
+    expect(taken).toHaveLength(3);
+    for (const line of taken) expect(line).not.toHaveProperty("worker");
+    const files = readdirSync(backupDir).filter(isScheduledBackupName).sort();
+    expect(files).toEqual(taken.map((line) => path.basename(line.file as string)).sort());
+    // Named for when each began, to the second.
+    const began = files.map((name) => Date.parse(name.replace(/^plant-store-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.db$/, "$1-$2-$3T$4:$5:$6Z")));
+    expect(began[1]! - began[0]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
+    expect(began[2]! - began[1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
+    expect(logLines(app).filter((line) => line.level === "error")).toEqual([]);
+  }, 90_000);
+
+  it("answer the Backups page and its \"Back up now\" in either worker", async () => {
+    const cookie = await ownerCookie(app);
+    const workers = await pinEachWorker(app, 2);
+    try {
+      for (const worker of workers) {
+        const page = await worker.send("/backups", { headers: { cookie, accept: "text/html" } });
+        expect(page.status).toBe(200);
+        // The schedule as the primary runs it: when the next is due, and the button.
+        expect(page.body.includes("<dt>Next backup</dt>"), `worker ${worker.worker}'s page shows when the next backup is due`).toBe(true);
+        const form = await encodedForm(page.body);
+        const before = status(app)!.lastAttempt.startedAt;
+        const answer = await worker.send("/backups", { method: "POST", headers: { cookie, accept: "text/html", origin: app.url, "content-type": form.contentType }, body: form.body });
+        expect(answer.status, answer.body.slice(0, 2000)).toBe(200);
+        const file = /Backed up to (plant-store-\d{8}T\d{6}Z\.db) \(/.exec(answer.body)?.[1];
+        expect(file, `worker ${worker.worker}'s answer:\n${answer.body.slice(0, 3000)}`).toBeDefined();
+        const after = status(app)!;
+        expect(after.lastAttempt.startedAt).not.toBe(before);
+        expect(after.lastAttempt).toMatchObject({ ok: true, file: path.join(backupDir, file!) });
+      }
+    } finally {
+      for (const worker of workers) worker.close();
+    }
+  }, 60_000);
+
+  it("have their metrics in the primary's /metrics once, beside the workers'", async () => {
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const samples = text.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    const series = samples.map((line) => line.slice(0, line.lastIndexOf(" ")));
+    expect(series.length).toBeGreaterThan(0);
+    expect(series.filter((name, index) => series.indexOf(name) !== index)).toEqual([]);
+    const types = text.split("\n").filter((line) => line.startsWith("# TYPE "));
+    expect(types.filter((line, index) => types.indexOf(line) !== index)).toEqual([]);
+
+    const value = (name: string) => samples.filter((line) => line.startsWith(`${name} `)).map((line) => Number(line.split(" ")[1]));
+    const last = status(app)!;
+    const taken = logLines(app).filter((line) => line.message === "backup taken").length;
+    expect(value("plant_store_backup_last_run_success")).toEqual([1]);
+    expect(value("plant_store_backup_last_size_bytes")).toEqual([last.lastSuccess!.bytes]);
+    expect(value("plant_store_backup_last_success_timestamp_seconds")).toEqual([Date.parse(last.lastSuccess!.finishedAt) / 1000]);
+    expect(value('plant_store_backups_total{outcome="succeeded"}')).toEqual([taken]);
+    expect(value('plant_store_backups_total{outcome="failed"}')).toEqual([0]);
+    // The workers' own, added up: the requests this file made.
+    expect(samples.some((line) => line.startsWith("plant_store_http_requests_total{"))).toBe(true);
+  });
+
+  it("tell each worker when the next is due from the start, when that is an interval away (after a restart)", async () => {
+    // The primary stops its schedule with the rest: it exits as cleanly as its workers.
+    expect(await app.kill()).toEqual({ code: 0, signal: null });
+    const last = status(app)!.lastAttempt;
+    // The same store backed up hourly: the next is due an hour after the last began, and nothing is taken before.
+    const hourly = await startApp({ database: app.database, env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" } });
+    const workers = await pinEachWorker(hourly, 2);
+    try {
+      const cookie = await ownerCookie(hourly);
+      for (const worker of workers) {
+        const page = await worker.send("/backups", { headers: { cookie, accept: "text/html" } });
+        const nextAt = /<dt>Next backup<\/dt><dd><time[^>]*dateTime="([^"]+)"/.exec(page.body)?.[1];
+        expect(nextAt, `worker ${worker.worker}'s page shows when the next backup is due`).toBeDefined();
+        expect(Date.parse(nextAt!)).toBe(Date.parse(last.startedAt) + 3_600_000);
+      }
+      expect(status(hourly)!.lastAttempt).toEqual(last);
+    } finally {
+      for (const worker of workers) worker.close();
+      await hourly.stop();
+    }
+  }, 60_000);
+});
