@@ -43,7 +43,7 @@ it("migrates a fresh database once, in the primary, before any worker listens", 
 
 type Outcome = { id: bigint; startedAt: number; answeredAt: number; status?: number; requestId?: string; failure?: string };
 
-it("replaces a worker killed with SIGKILL in its place, the other answering meanwhile, and the new one serves", async () => {
+it("replaces a worker killed with SIGKILL in its place, the other answering meanwhile, and the new one serves", { timeout: 90_000 }, async () => {
   const primary = app.pid()!;
   const workers = childPids(primary);
   expect(workers).toHaveLength(2);
