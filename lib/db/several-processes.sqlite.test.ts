@@ -8,7 +8,6 @@ import { databaseOutage } from "@/lib/db/database-outage";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 import { createPlant } from "@/lib/plants/plant-queries";
 import { appEnv } from "@/test/support/app-env";
-import { failure } from "@/test/support/failure";
 import type { WriterResult } from "@/test/support/plant-writer-process";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
@@ -212,16 +211,22 @@ it("waits for another process's write lock with the event loop free, in a transa
   expect(await holder.nextLine()).toBe("released");
 });
 
-it("gives up as busy (a 503) once the lock has been held past the busy timeout, the event loop free meanwhile", async () => {
+it("gives up as busy (a 503) once the lock has been held past the busy timeout, each waiting statement counting from when it was issued, the event loop free meanwhile", async () => {
   await createPlant({ id: 20n, name: "Reed" }, TEST_BY);
   const holder = await startHolder();
-  expect(await holder.ask(`HOLD ${SQLITE_BUSY_TIMEOUT_MS + 500}`)).toBe("holding");
-  const { outcome, longestGapMs, elapsedMs } = await ticking(() => failure(() => createPlant({ id: 21n, name: "Flax" }, TEST_BY)));
-  expect(outcome.status === "fulfilled" && databaseOutage(outcome.value)).toBe("busy");
+  expect(await holder.ask(`HOLD ${SQLITE_BUSY_TIMEOUT_MS + 1000}`)).toBe("holding");
+  // Issued together, the statement first and then the create's transaction, which waits behind it in this process.
+  const { outcome, longestGapMs, elapsedMs } = await ticking(() =>
+    Promise.allSettled([db().$executeRaw`INSERT INTO plants (id, name, created_at) VALUES (21, 'Flax', 0)`, createPlant({ id: 22n, name: "Hemp" }, TEST_BY)]),
+  );
+  const reasons = outcome.status === "fulfilled" ? outcome.value.map((each) => (each.status === "rejected" ? databaseOutage(each.reason) : "stored")) : [];
+  expect(reasons).toEqual(["busy", "busy"]);
+  // Both gave up at the timeout, not the second a timeout after the first.
   expect(elapsedMs).toBeGreaterThan(SQLITE_BUSY_TIMEOUT_MS - 100);
+  expect(elapsedMs).toBeLessThan(SQLITE_BUSY_TIMEOUT_MS + 1000);
   expect(longestGapMs).toBeLessThan(RESPONSIVE_MS);
   expect(await holder.nextLine()).toBe("released");
-  // Nothing of it was stored, and the connection goes on.
-  await createPlant({ id: 22n, name: "Hemp" }, TEST_BY);
-  expect((await database.query(`SELECT id FROM plants WHERE id IN (21, 22)`)).map((row) => row.id)).toEqual([22n]);
+  // Nothing of them was stored, and the connection goes on.
+  await createPlant({ id: 23n, name: "Jute" }, TEST_BY);
+  expect((await database.query(`SELECT id FROM plants WHERE id IN (21, 22, 23)`)).map((row) => row.id)).toEqual([23n]);
 });

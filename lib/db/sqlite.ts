@@ -34,7 +34,7 @@ class DurableSqliteAdapter extends PrismaBetterSqlite3 {
     const connection = (adapter as unknown as { client: Database.Database }).client;
     // The pragmas may be applied twice: a retry after BUSY repeats nothing that matters.
     const applyPragmas = () => adapter.executeScript(SQLITE_PRAGMAS);
-    await applyPragmas().catch((error: unknown) => waitWhileBusy(error, applyPragmas));
+    await applyPragmas().catch((error: unknown) => waitWhileBusy(error, applyPragmas, Date.now() + SQLITE_BUSY_TIMEOUT_MS));
     keepStatementsPrepared(connection);
     waitForTransactions(adapter, connection);
     return adapter;
@@ -63,21 +63,27 @@ type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
  * outside a transaction (one autocommit transaction); SQLite guarantees that
  * either did nothing then, so they are tried again (waitWhileBusy), this
  * process's lock held meanwhile so that its statements keep their order.
+ * What waits behind one in this process waits for the same other process:
+ * each gives up SQLITE_BUSY_TIMEOUT_MS after it was issued, not after its
+ * turn came, or statements queued behind a held lock would fail one by one,
+ * SQLITE_BUSY_TIMEOUT_MS apart.
  */
 function waitForTransactions(adapter: Adapter, connection: Database.Database): void {
   const acquire = createLock();
-  const alone = async <T>(run: () => Promise<T>): Promise<T> => {
+  const alone = async <T>(run: (busyDeadline: number) => Promise<T>): Promise<T> => {
+    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     const release = await acquire();
     try {
-      return await run();
+      return await run(busyDeadline);
     } finally {
       release();
     }
   };
   const { queryRaw, executeRaw, executeScript, startTransaction } = adapter;
-  const untilNotBusy = <T>(attempt: () => Promise<T>): Promise<T> => attempt().catch((error: unknown) => waitWhileBusy(error, attempt));
-  adapter.queryRaw = (query) => alone(() => untilNotBusy(() => queryRaw.call(adapter, query)));
-  adapter.executeRaw = (query) => alone(() => untilNotBusy(() => executeRaw.call(adapter, query)));
+  const untilNotBusy = <T>(attempt: () => Promise<T>, busyDeadline: number): Promise<T> =>
+    attempt().catch((error: unknown) => waitWhileBusy(error, attempt, busyDeadline));
+  adapter.queryRaw = (query) => alone((busyDeadline) => untilNotBusy(() => queryRaw.call(adapter, query), busyDeadline));
+  adapter.executeRaw = (query) => alone((busyDeadline) => untilNotBusy(() => executeRaw.call(adapter, query), busyDeadline));
   // Not tried again: each statement of a script commits on its own, and those before the busy one would run twice.
   adapter.executeScript = (script) => alone(() => executeScript.call(adapter, script));
   // Through the adapter's executeRaw, so that a BUSY it gives up on is the adapter's error, as any other statement's.
@@ -87,9 +93,10 @@ function waitForTransactions(adapter: Adapter, connection: Database.Database): v
   const prepare = connection.prepare.bind(connection);
   connection.prepare = ((sql: string) => (sql === "BEGIN" && connection.inTransaction ? { run: () => undefined } : prepare(sql))) as Database.Database["prepare"];
   adapter.startTransaction = async (isolationLevel) => {
+    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     const release = await acquire();
     try {
-      await untilNotBusy(beginImmediate);
+      await untilNotBusy(beginImmediate, busyDeadline);
       const transaction = await startTransaction.call(adapter, isolationLevel);
       const { commit, rollback } = transaction;
       let released = false;
@@ -119,12 +126,11 @@ const LONGEST_BUSY_WAIT_MS = 8;
 /**
  * After `error` from a first attempt: throws it unless it is SQLITE_BUSY;
  * otherwise attempts again on timers, the event loop free meanwhile, until
- * one succeeds, fails otherwise, or SQLITE_BUSY_TIMEOUT_MS has passed (then
- * the last BUSY is thrown: a 503, lib/db/database-outage.ts). Only for
- * attempts that did nothing when they met SQLITE_BUSY.
+ * one succeeds, fails otherwise, or the deadline has passed (then the last
+ * BUSY is thrown: a 503, lib/db/database-outage.ts). Only for attempts that
+ * did nothing when they met SQLITE_BUSY.
  */
-async function waitWhileBusy<T>(error: unknown, attempt: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+async function waitWhileBusy<T>(error: unknown, attempt: () => Promise<T>, deadline: number): Promise<T> {
   for (let wait = FIRST_BUSY_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_BUSY_WAIT_MS)) {
     if (databaseOutage(error) !== "busy" || Date.now() + wait > deadline) throw error;
     await sleep(wait);
@@ -192,9 +198,9 @@ function keepStatementsPrepared(connection: Database.Database): void {
 /**
  * Prisma gives up starting an interactive transaction after maxWait (2 s by
  * default) with P2028, a 500. Its BEGIN IMMEDIATE may wait for another
- * process's lock for SQLITE_BUSY_TIMEOUT_MS, and should end as SQLITE_BUSY, a
- * 503 that says to try again; the 2 s beyond are the default's, for waiting
- * behind this process's own transactions first.
+ * process's lock until SQLITE_BUSY_TIMEOUT_MS after it was asked for, and
+ * should end as SQLITE_BUSY, a 503 that says to try again; the 2 s beyond
+ * are the default's, for waiting behind this process's own transactions.
  */
 export const SQLITE_TRANSACTION_OPTIONS = { maxWait: SQLITE_BUSY_TIMEOUT_MS + 2_000 };
 
