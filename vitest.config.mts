@@ -30,9 +30,10 @@ export default defineConfig({
     // Two cores: more files at once only make the servers under test slower.
     maxWorkers: 2,
     projects: [
-      // *.postgres.test.ts need both engines: they run in the PostgreSQL project only.
+      // *.postgres.test.ts need both engines: they run in the PostgreSQL project only; *.sqlite.test.ts
+      // are about SQLite's file and its locks, and run in the SQLite project only.
       { extends: true, test: { name: "unit", include: [...UNIT, "test/*.test.ts"], exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
-      { extends: true, test: { name: "unit-postgres", include: UNIT, ...POSTGRES } },
+      { extends: true, test: { name: "unit-postgres", include: UNIT, exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"], ...POSTGRES } },
       { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" }, ...SHARED_MODULES } },
       { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES, ...SHARED_MODULES } },
       { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" }, globalSetup: [SHARED_APP], ...SHARED_MODULES } },

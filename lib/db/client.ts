@@ -1,7 +1,7 @@
 import type { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
 import { closeDirectReads } from "@/lib/db/direct-reads";
-import { sqliteAdapter } from "@/lib/db/sqlite";
+import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
 import { env } from "@/lib/server/env";
@@ -20,7 +20,7 @@ export type { AccountLink, ApiToken, User, WebhookDelivery, WebhookEndpoint, Web
 export type Database = PrismaClient;
 
 function createClient(database: DatabaseConfig): Database {
-  if (database.provider === "sqlite") return new PrismaClient({ adapter: sqliteAdapter(database.path) });
+  if (database.provider === "sqlite") return new PrismaClient({ adapter: sqliteAdapter(database.path), transactionOptions: SQLITE_TRANSACTION_OPTIONS });
   return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url) }) as unknown as Database;
 }
 

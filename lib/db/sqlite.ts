@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
+import { databaseOutage } from "@/lib/db/database-outage";
 import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
 
 // SQLite, the embedded default: the Prisma driver adapter with the settings
@@ -17,17 +19,24 @@ import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations
 export const SQLITE_PRAGMAS = "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000;";
 
 // How long a writer waits for another process's lock (the token CLI, a second
-// instance) before SQLITE_BUSY. better-sqlite3 blocks its thread while it waits.
+// instance, another worker) before SQLITE_BUSY. better-sqlite3's own wait (its
+// `timeout`) blocks its thread; the app's connection waits without blocking
+// (waitWhileBusy below), the others (direct reads, checkpoints, CLIs) block.
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 // The adapter opens its connection itself; the pragmas are applied to it here,
-// its statements are kept prepared, and statements wait for transactions.
+// its statements are kept prepared, and statements wait for transactions. It
+// is opened with a busy timeout of 0: SQLITE_BUSY comes back at once, and is
+// waited out on timers instead (waitForTransactions).
 class DurableSqliteAdapter extends PrismaBetterSqlite3 {
   override async connect() {
     const adapter = await super.connect();
-    await adapter.executeScript(SQLITE_PRAGMAS);
-    keepStatementsPrepared((adapter as unknown as { client: Database.Database }).client);
-    waitForTransactions(adapter);
+    const connection = (adapter as unknown as { client: Database.Database }).client;
+    // The pragmas may be applied twice: a retry after BUSY repeats nothing that matters.
+    const applyPragmas = () => adapter.executeScript(SQLITE_PRAGMAS);
+    await applyPragmas().catch((error: unknown) => waitWhileBusy(error, applyPragmas, Date.now() + SQLITE_BUSY_TIMEOUT_MS));
+    keepStatementsPrepared(connection);
+    waitForTransactions(adapter, connection);
     return adapter;
   }
 }
@@ -44,24 +53,50 @@ type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
  * and by every statement outside one while it runs, keeps each statement in
  * the transaction it was issued for. (Code inside a transaction uses its
  * transaction client, never db(), or it would wait for itself.)
+ *
+ * Other processes may write to the file too (cluster workers, the CLIs). A
+ * transaction takes SQLite's write lock at BEGIN IMMEDIATE: with the
+ * adapter's BEGIN (deferred), one that read and then wrote after another
+ * process had committed failed at once with SQLITE_BUSY_SNAPSHOT, which no
+ * waiting cures. Holding the write lock from BEGIN, its statements never meet
+ * SQLITE_BUSY. What may meet it are BEGIN IMMEDIATE itself and a statement
+ * outside a transaction (one autocommit transaction); SQLite guarantees that
+ * either did nothing then, so they are tried again (waitWhileBusy), this
+ * process's lock held meanwhile so that its statements keep their order.
+ * What waits behind one in this process waits for the same other process:
+ * each gives up SQLITE_BUSY_TIMEOUT_MS after it was issued, not after its
+ * turn came, or statements queued behind a held lock would fail one by one,
+ * SQLITE_BUSY_TIMEOUT_MS apart.
  */
-function waitForTransactions(adapter: Adapter): void {
+function waitForTransactions(adapter: Adapter, connection: Database.Database): void {
   const acquire = createLock();
-  const alone = async <T>(run: () => Promise<T>): Promise<T> => {
+  const alone = async <T>(run: (busyDeadline: number) => Promise<T>): Promise<T> => {
+    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     const release = await acquire();
     try {
-      return await run();
+      return await run(busyDeadline);
     } finally {
       release();
     }
   };
   const { queryRaw, executeRaw, executeScript, startTransaction } = adapter;
-  adapter.queryRaw = (query) => alone(() => queryRaw.call(adapter, query));
-  adapter.executeRaw = (query) => alone(() => executeRaw.call(adapter, query));
+  const untilNotBusy = <T>(attempt: () => Promise<T>, busyDeadline: number): Promise<T> =>
+    attempt().catch((error: unknown) => waitWhileBusy(error, attempt, busyDeadline));
+  adapter.queryRaw = (query) => alone((busyDeadline) => untilNotBusy(() => queryRaw.call(adapter, query), busyDeadline));
+  adapter.executeRaw = (query) => alone((busyDeadline) => untilNotBusy(() => executeRaw.call(adapter, query), busyDeadline));
+  // Not tried again: each statement of a script commits on its own, and those before the busy one would run twice.
   adapter.executeScript = (script) => alone(() => executeScript.call(adapter, script));
+  // Through the adapter's executeRaw, so that a BUSY it gives up on is the adapter's error, as any other statement's.
+  const beginImmediate = () => executeRaw.call(adapter, { sql: "BEGIN IMMEDIATE", args: [], argTypes: [] });
+  // The adapter's startTransaction then runs BEGIN, which must do nothing: the transaction is begun. (Had
+  // its BEGIN failed, the adapter would never release a mutex of its own, and no transaction would start again.)
+  const prepare = connection.prepare.bind(connection);
+  connection.prepare = ((sql: string) => (sql === "BEGIN" && connection.inTransaction ? { run: () => undefined } : prepare(sql))) as Database.Database["prepare"];
   adapter.startTransaction = async (isolationLevel) => {
+    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     const release = await acquire();
     try {
+      await untilNotBusy(beginImmediate, busyDeadline);
       const transaction = await startTransaction.call(adapter, isolationLevel);
       const { commit, rollback } = transaction;
       let released = false;
@@ -73,10 +108,47 @@ function waitForTransactions(adapter: Adapter): void {
       transaction.rollback = () => rollback.call(transaction).finally(end);
       return transaction;
     } catch (error) {
+      // The adapter refused the transaction (an isolation level SQLite lacks) after it was begun here.
+      if (connection.inTransaction) connection.exec("ROLLBACK");
       release();
       throw error;
     }
   };
+}
+
+// Waits between attempts while another process holds the write lock: its
+// commit holds it for about a millisecond (an fsync), so the first waits are
+// short; doubling to a ceiling keeps a long hold (a snapshot's, a CLI's) to
+// one wake-up per few milliseconds.
+//
+// Against better-sqlite3's busy timeout, measured (creates through createPlant
+// from several processes on one file; two cores shared with other work, load
+// average 10-17, so runs differ by ±30 %; medians of four): 3 processes with
+// 32 creates in flight each, 2,310/s on timers and 1,720/s blocking (an
+// earlier round 1,240 and 1,510); 2 processes one create at a time, 130/s
+// and 139/s. The same, within the noise. The event loop is not: its longest
+// stall in a writer was 0.08-0.36 s on timers (the CPU busy elsewhere) and
+// 1.2-5.6 s in the busy wait, during which the process answered nothing.
+const FIRST_BUSY_WAIT_MS = 1;
+const LONGEST_BUSY_WAIT_MS = 8;
+
+/**
+ * After `error` from a first attempt: throws it unless it is SQLITE_BUSY;
+ * otherwise attempts again on timers, the event loop free meanwhile, until
+ * one succeeds, fails otherwise, or the deadline has passed (then the last
+ * BUSY is thrown: a 503, lib/db/database-outage.ts). Only for attempts that
+ * did nothing when they met SQLITE_BUSY.
+ */
+async function waitWhileBusy<T>(error: unknown, attempt: () => Promise<T>, deadline: number): Promise<T> {
+  for (let wait = FIRST_BUSY_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_BUSY_WAIT_MS)) {
+    if (databaseOutage(error) !== "busy" || Date.now() + wait > deadline) throw error;
+    await sleep(wait);
+    try {
+      return await attempt();
+    } catch (again) {
+      error = again;
+    }
+  }
 }
 
 /** A first-come, first-served lock: acquire() answers the function that releases it. */
@@ -132,9 +204,18 @@ function keepStatementsPrepared(connection: Database.Database): void {
   }) as unknown as Database.Database["prepare"];
 }
 
+/**
+ * Prisma gives up starting an interactive transaction after maxWait (2 s by
+ * default) with P2028, a 500. Its BEGIN IMMEDIATE may wait for another
+ * process's lock until SQLITE_BUSY_TIMEOUT_MS after it was asked for, and
+ * should end as SQLITE_BUSY, a 503 that says to try again; the 2 s beyond
+ * are the default's, for waiting behind this process's own transactions.
+ */
+export const SQLITE_TRANSACTION_OPTIONS = { maxWait: SQLITE_BUSY_TIMEOUT_MS + 2_000 };
+
 /** Prisma's driver adapter for the SQLite file at `databasePath`, with the settings above. */
 export function sqliteAdapter(databasePath: string): PrismaBetterSqlite3 {
-  return new DurableSqliteAdapter({ url: databasePath, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  return new DurableSqliteAdapter({ url: databasePath, timeout: 0 });
 }
 
 // Prisma's own DDL for the table (schema-engine, sqlite flavour).
