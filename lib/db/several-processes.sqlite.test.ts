@@ -11,6 +11,7 @@ import { appEnv } from "@/test/support/app-env";
 import type { WriterResult } from "@/test/support/plant-writer-process";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
+import { lineReader } from "@/test/support/child-lines";
 
 // Several processes on one SQLite file (issue 25), as cluster workers and the
 // CLIs are: real processes, each with its own connection. Writes wait for
@@ -81,26 +82,14 @@ afterEach(() => children.splice(0).forEach((child) => child.kill()));
 function start(args: string[]): Child {
   const child = spawn(process.execPath, args, { env: appEnv(database) });
   children.push(child);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffered = "";
+  const output = lineReader(child.stdout);
   let errors = "";
   child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString();
-    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    }
-  });
   child.once("close", (code) => {
-    if (code !== 0 && code !== null) for (const next of waiting.splice(0)) next(`exited with ${code}: ${errors}`);
+    if (code !== 0 && code !== null) output.answerWaiting(`exited with ${code}: ${errors}`);
   });
   return {
-    nextLine: () => new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve))),
+    nextLine: output.nextLine,
     send: (line) => child.stdin.write(`${line}\n`),
   };
 }

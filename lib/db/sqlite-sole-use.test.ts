@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DatabaseInUseError, takeSoleUse } from "@/lib/db/sqlite-sole-use";
 import { testDatabaseProvider } from "@/test/support/test-database";
+import { lineReader } from "@/test/support/child-lines";
 
 // Sole use of a SQLite file, against connections held by other processes, as
 // the app's and its worker's are: what db restore relies on to refuse while
@@ -45,20 +46,7 @@ afterEach(() => holders.splice(0).forEach((child) => child.kill()));
 async function holdOpen(file: string, mode: "wal" | "readonly" | "opened only"): Promise<Holder> {
   const child = spawn(process.execPath, ["-e", HOLDER, DRIVER, file, mode]);
   holders.push(child);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let buffered = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString();
-    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      const next = waiting.shift();
-      if (next) next(line);
-      else lines.push(line);
-    }
-  });
-  const nextLine = () => new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve)));
+  const { nextLine } = lineReader(child.stdout);
   expect(await nextLine()).toBe("open");
   return {
     ask: (sql) => {

@@ -1,15 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isScheduledBackupName } from "@/lib/backup/backup-files";
-import { type BackupStatus, backupStatusSchema } from "@/lib/backup/backup-status";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { testDatabaseProvider } from "@/test/support/test-database";
 import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
+import { logLines } from "@/test/support/app-log";
+import { backupStatusIn } from "@/test/support/backup-status-file";
 
 // Scheduled backups under `npm start` with two workers (issues 23 and 25):
 // the primary runs them, so a backup is taken once per interval, not once per
@@ -26,23 +27,11 @@ const OWNER = { email: "olive@plants.example", password: "a long passphrase for 
 const sqlite = testDatabaseProvider() === "sqlite";
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-workers-"));
 
-type LogLine = Record<string, unknown> & { level: string; message: string };
+/** The app's log lines (test/support/app-log.ts). */
+const logLinesOf = (app: AppServer) => logLines(app.output());
 
-function logLines(app: AppServer): LogLine[] {
-  return app
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
-function status(app: AppServer): BackupStatus | null {
-  try {
-    return backupStatusSchema.parse(JSON.parse(readFileSync(path.join(app.database.dataDir, "backup-status.json"), "utf8")));
-  } catch {
-    return null;
-  }
-}
+/** The app's backup status file. */
+const status = (app: AppServer) => backupStatusIn(app.database.dataDir);
 
 /** Waits for `check` to answer something, for up to `seconds`. */
 async function until<T>(check: () => T | undefined | null | false, seconds: number, what: string): Promise<T> {
@@ -130,7 +119,7 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
   it("are taken by the primary, once per interval, not once per worker", async () => {
     // The first at once, then one an interval later, and another.
     const taken = await until(() => {
-      const lines = logLines(app).filter((line) => line.message === "backup taken");
+      const lines = logLinesOf(app).filter((line) => line.message === "backup taken");
       return lines.length >= 3 && lines;
     }, 45, "three scheduled backups");
     // A schedule in each worker would have taken two at once at the start, and two every interval.
@@ -142,7 +131,7 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
     const began = files.map((name) => Date.parse(name.replace(/^plant-store-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.db$/, "$1-$2-$3T$4:$5:$6Z")));
     expect(began[1]! - began[0]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
     expect(began[2]! - began[1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
-    expect(logLines(app).filter((line) => line.level === "error")).toEqual([]);
+    expect(logLinesOf(app).filter((line) => line.level === "error")).toEqual([]);
   }, 90_000);
 
   it("answer the Backups page and its \"Back up now\" in either worker", async () => {
@@ -180,7 +169,7 @@ describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
 
     const value = (name: string) => samples.filter((line) => line.startsWith(`${name} `)).map((line) => Number(line.split(" ")[1]));
     const last = status(app)!;
-    const taken = logLines(app).filter((line) => line.message === "backup taken").length;
+    const taken = logLinesOf(app).filter((line) => line.message === "backup taken").length;
     expect(value("plant_store_backup_last_run_success")).toEqual([1]);
     expect(value("plant_store_backup_last_size_bytes")).toEqual([last.lastSuccess!.bytes]);
     expect(value("plant_store_backup_last_success_timestamp_seconds")).toEqual([Date.parse(last.lastSuccess!.finishedAt) / 1000]);

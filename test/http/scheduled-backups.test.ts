@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupFileName, isScheduledBackupName } from "@/lib/backup/backup-files";
-import { type BackupStatus, backupStatusSchema } from "@/lib/backup/backup-status";
 import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
 import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
 import { testDatabaseProvider } from "@/test/support/test-database";
+import { logLines } from "@/test/support/app-log";
+import { backupStatusIn } from "@/test/support/backup-status-file";
 
 // Scheduled backups (issue 23), from the real built app on SQLite with
 // BACKUP_INTERVAL at its shortest, 10 s: the first at once, then one every
@@ -22,23 +23,11 @@ const KEEP = 2;
 const sqlite = testDatabaseProvider() === "sqlite";
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-http-"));
 
-type LogLine = Record<string, unknown> & { level: string; message: string };
+/** The app's log lines (test/support/app-log.ts). */
+const logLinesOf = (app: AppServer) => logLines(app.output());
 
-function logLines(app: AppServer): LogLine[] {
-  return app
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
-function status(app: AppServer): BackupStatus | null {
-  try {
-    return backupStatusSchema.parse(JSON.parse(readFileSync(path.join(app.database.dataDir, "backup-status.json"), "utf8")));
-  } catch {
-    return null;
-  }
-}
+/** The app's backup status file. */
+const status = (app: AppServer) => backupStatusIn(app.database.dataDir);
 
 async function metric(port: number, name: string): Promise<number | undefined> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -110,10 +99,10 @@ describe.skipIf(!sqlite)("scheduled backups on SQLite", () => {
     }, 30, "a third backup");
     expect(readdirSync(backupDir).sort()).toEqual([path.basename(later.file), path.basename(third.file), manual].sort());
 
-    const taken = logLines(app).filter((line) => line.message === "backup taken");
+    const taken = logLinesOf(app).filter((line) => line.message === "backup taken");
     expect(taken.length).toBeGreaterThanOrEqual(3);
     expect(taken.at(-1)).toEqual(expect.objectContaining({ level: "info", file: third.file, bytes: third.bytes, durationMs: third.durationMs }));
-    expect(logLines(app).filter((line) => line.level === "error")).toEqual([]);
+    expect(logLinesOf(app).filter((line) => line.level === "error")).toEqual([]);
 
     expect(await metric(metricsPort, "plant_store_backup_last_run_success")).toBe(1);
     expect(await metric(metricsPort, "plant_store_backup_last_size_bytes")).toBe(third.bytes);
@@ -162,7 +151,7 @@ describe.skipIf(!sqlite)("a scheduled backup that fails", () => {
   });
 
   it("is logged at error with its reason, and reported as failed in the status and the metrics", async () => {
-    const failed = await until(() => logLines(app).find((line) => line.message === "backup failed"), 30, "the failure in the log");
+    const failed = await until(() => logLinesOf(app).find((line) => line.message === "backup failed"), 30, "the failure in the log");
     expect(failed).toEqual(
       expect.objectContaining({ level: "error", file: expect.stringContaining("not-a-folder"), reason: expect.stringMatching(/ENOTDIR|not a directory/), lastSuccessAt: null }),
     );
