@@ -11,6 +11,7 @@ import { testDatabaseProvider } from "@/test/support/test-database";
 import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
 import { logLines } from "@/test/support/app-log";
 import { backupStatusIn } from "@/test/support/backup-status-file";
+import { until } from "@/test/support/until";
 
 // Scheduled backups under `npm start` with two workers (issues 23 and 25):
 // the primary runs them, so a backup is taken once per interval, not once per
@@ -32,17 +33,6 @@ const logLinesOf = (app: AppServer) => logLines(app.output());
 
 /** The app's backup status file. */
 const status = (app: AppServer) => backupStatusIn(app.database.dataDir);
-
-/** Waits for `check` to answer something, for up to `seconds`. */
-async function until<T>(check: () => T | undefined | null | false, seconds: number, what: string): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const found = check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`waited ${seconds} s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** One keep-alive connection to the app, so to one worker, and that worker's place. */
 type Pinned = { worker: number; send(path: string, init?: SendInit): Promise<Answer>; close(): void };

@@ -9,6 +9,7 @@ import { type AppServer, createToken, freePort, startApp } from "@/test/support/
 import { testDatabaseProvider } from "@/test/support/test-database";
 import { logLines } from "@/test/support/app-log";
 import { backupStatusIn } from "@/test/support/backup-status-file";
+import { until } from "@/test/support/until";
 
 // Scheduled backups (issue 23), from the real built app on SQLite with
 // BACKUP_INTERVAL at its shortest, 10 s: the first at once, then one every
@@ -33,17 +34,6 @@ async function metric(port: number, name: string): Promise<number | undefined> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const line = text.split("\n").find((each) => each.startsWith(`${name} `));
   return line === undefined ? undefined : Number(line.split(" ")[1]);
-}
-
-/** Waits for `check` to answer something, for up to `seconds`. */
-async function until<T>(check: () => T | undefined | null | false, seconds: number, what: string): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const found = check();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`waited ${seconds} s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
