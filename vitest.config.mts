@@ -40,7 +40,14 @@ export default defineConfig({
       // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
       {
         extends: true,
-        test: { name: "http-postgres", include: [...HTTP, "test/instances/**/*.test.ts"], ...POSTGRES, globalSetup: [...POSTGRES.globalSetup, SHARED_APP], ...SHARED_MODULES },
+        test: {
+          name: "http-postgres",
+          include: [...HTTP, "test/instances/**/*.test.ts"],
+          exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"],
+          ...POSTGRES,
+          globalSetup: [...POSTGRES.globalSetup, SHARED_APP],
+          ...SHARED_MODULES,
+        },
       },
     ],
   },

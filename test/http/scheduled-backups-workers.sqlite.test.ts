@@ -7,7 +7,6 @@ import { isScheduledBackupName } from "@/lib/backup/backup-files";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
-import { testDatabaseProvider } from "@/test/support/test-database";
 import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
 import { logLines } from "@/test/support/app-log";
 import { backupStatusIn } from "@/test/support/backup-status-file";
@@ -25,7 +24,6 @@ import { until } from "@/test/support/until";
 
 const INTERVAL_MS = 10_000;
 const OWNER = { email: "olive@plants.example", password: "a long passphrase for the owner of backups" };
-const sqlite = testDatabaseProvider() === "sqlite";
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-workers-"));
 
 /** The app's log lines (test/support/app-log.ts). */
@@ -90,7 +88,7 @@ async function ownerCookie(app: AppServer): Promise<string> {
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe.skipIf(!sqlite)("scheduled backups with two workers", () => {
+describe("scheduled backups with two workers", () => {
   const backupDir = path.join(folder, "backups");
   let app: AppServer;
   let metricsPort: number;
