@@ -21,7 +21,10 @@
 //   BENCH_SCALING        1: instead of the above, what more server processes buy
 //                        (bench/scaling.ts): per engine, WEB_CONCURRENCY=1 against auto
 //                        (one worker per core), in alternating rounds, with the
-//                        ratios auto/1 and the memory of every process; "profile"
+//                        ratios auto/1 and the memory of every process, and beside
+//                        each app Next.js's ceiling with as many processes (node:cluster
+//                        workers, bench/ceiling-cluster.mjs) and the app/ceiling
+//                        throughput at 1 and at auto; "profile"
 //                        also watches each round from outside the app (the SQLite
 //                        write lock's holder, each worker's wall time, commits,
 //                        PostgreSQL connections busy); BENCH_WEBHOOKS=compare then

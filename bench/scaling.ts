@@ -1,5 +1,6 @@
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
+import { buildCeiling, type CeilingApp, startCeiling } from "@/bench/ceiling-app";
 import { type LoadTarget, load, type Operation, type Result, STORED_FOR_GET, show, spread } from "@/bench/load";
 import { processCpuMs, processRole, processTree, proportionalBytes, residentBytes } from "@/bench/process-tree";
 import {
@@ -24,7 +25,11 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webho
 // (1, auto, 1, auto ...); each round's throughput, p99 and CPU per request of
 // the whole process tree (primary and workers), the ratios auto/1 round by
 // round and their median and range; resident memory per process and in
-// total, at rest (after the warm-up) and at its peak under load.
+// total, at rest (after the warm-up) and at its peak under load. Beside each app,
+// in the same rounds just before it, Next.js's own ceiling (bench/ceiling) with as
+// many processes (node:cluster workers for auto, bench/ceiling-cluster.mjs), and
+// the app's throughput over the ceiling's at 1 and at auto: issue 25's goal is at
+// least 0.7 of it at every worker count.
 // BENCH_SCALING=profile watches each round from outside the app as well
 // (bench/scaling-probes.ts): where each worker's event loop spends its wall
 // time, the share of it SQLite's write lock is held and by whom, commits and
@@ -41,6 +46,7 @@ const MEMORY_SAMPLE_MS = 200;
 
 type Setting = "1" | "auto";
 type ScalingApp = { setting: Setting; engine: DatabaseProvider; app: AppServer; headers: Record<string, string>; metricsPort: string; receiver?: WebhookReceiver };
+type Ceiling = { workers: number; name: string; app: CeilingApp };
 /** Resident bytes by process role, and the sum of all at one instant. */
 type Memory = { byRole: Map<string, number>; total: number };
 
@@ -122,6 +128,14 @@ async function startScalingApp(engine: DatabaseProvider, setting: Setting, optio
 }
 
 const loadTarget = (app: ScalingApp): LoadTarget => ({ url: app.app.url, headers: app.headers, pid: () => app.app.pid() });
+
+const ceilingTarget = (ceiling: Ceiling): LoadTarget => ({ url: ceiling.app.url, headers: {}, pid: () => ceiling.app.pid });
+
+/** The ceiling with as many processes as `app`: one, or that many workers. */
+async function startScalingCeiling(app: ScalingApp): Promise<Ceiling> {
+  const workers = app.setting === "1" ? 1 : workerPids(app.app).length;
+  return { workers, name: `ceiling, ${workers === 1 ? "1 process" : `${workers} workers`}`, app: await startCeiling({ workers }) };
+}
 
 const label = (app: ScalingApp) => `${app.engine}, ${app.setting === "1" ? "1 process" : `auto (${workerPids(app.app).length} workers)`}`;
 
@@ -209,13 +223,20 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
   const { engines, operations, rounds, seconds, warmupSeconds } = options;
   let failures = 0;
   const summary: string[] = [];
+  buildCeiling();
   for (const engine of engines) {
     const apps: ScalingApp[] = [];
+    // By the app's setting.
+    const ceilings = new Map<Setting, Ceiling>();
     try {
       for (const setting of ["1", "auto"] as const) apps.push(await startScalingApp(engine, setting, options));
-      console.log(`${engine}: ${apps.map(label).join(" and ")}; warming up for ${warmupSeconds} s each, then ${rounds} alternating rounds of ${seconds} s ...`);
+      for (const app of apps) ceilings.set(app.setting, await startScalingCeiling(app));
+      console.log(
+        `${engine}: ${apps.map((app) => `${label(app)} (against ${ceilings.get(app.setting)!.name})`).join(" and ")}; warming up for ${warmupSeconds} s each, then ${rounds} alternating rounds of ${seconds} s ...`,
+      );
       for (const operation of operations) {
         for (const app of apps) {
+          await load(ceilingTarget(ceilings.get(app.setting)!), operation, warmupSeconds);
           await load(loadTarget(app), operation, warmupSeconds);
           await drainWebhooks(app);
         }
@@ -234,10 +255,17 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
       }
 
       const measured = new Map<string, Round[]>();
+      const ceilingMeasured = new Map<string, Result[]>();
       for (let round = 1; round <= rounds; round++) {
         console.log(`${engine}, round ${round}`);
         for (const operation of operations) {
           for (const app of apps) {
+            const ceiling = ceilings.get(app.setting)!;
+            const limit = await load(ceilingTarget(ceiling), operation, seconds);
+            failures += limit.non2xx + limit.errors;
+            const ceilingKey = `${operation} ${app.setting}`;
+            ceilingMeasured.set(ceilingKey, [...(ceilingMeasured.get(ceilingKey) ?? []), limit]);
+            console.log(`  ${operation.padEnd(4)} ${show(ceiling.name, limit)}`);
             const before = await scrapeMetrics(app.metricsPort);
             const profile = options.profile ? await startProfile(app) : undefined;
             const memory = sampleMemory(app.app.pid()!);
@@ -269,22 +297,30 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
 
       summary.push(`\n${engine}: ${apps.map(label).join(" against ")}, median over ${rounds} rounds (lowest to highest round)`);
       for (const operation of operations) {
-        const [one, auto] = (["1", "auto"] as const).map((setting) => measured.get(`${operation} ${setting}`)!);
-        const pick = (rounds: Round[], value: (result: Result) => number) => rounds.map((each) => value(each.result));
-        for (const [name, rounds] of [
+        const [one, auto] = (["1", "auto"] as const).map((setting) => measured.get(`${operation} ${setting}`)!.map((each) => each.result));
+        const [ceilingOne, ceilingAuto] = (["1", "auto"] as const).map((setting) => ceilingMeasured.get(`${operation} ${setting}`)!);
+        for (const [name, results] of [
           ["1 process", one],
           ["auto", auto],
+          ["ceiling 1", ceilingOne],
+          [`ceiling ${ceilings.get("auto")!.workers}`, ceilingAuto],
         ] as const) {
+          const pick = (value: (result: Result) => number) => results!.map(value);
           summary.push(
             `  ${operation.padEnd(4)} ${name.padEnd(10)} ${spread(
-              pick(rounds!, (result) => result.requestsPerSecond),
+              pick((result) => result.requestsPerSecond),
               0,
-            )} req/s   p99 ${spread(pick(rounds!, (result) => result.p99), 0)} ms   CPU ${spread(pick(rounds!, (result) => result.cpuMsPerRequest), 3)} ms/req`,
+            )} req/s   p99 ${spread(pick((result) => result.p99), 0)} ms   CPU ${spread(pick((result) => result.cpuMsPerRequest), 3)} ms/req`,
           );
         }
-        const ratio = (value: (result: Result) => number) => auto!.map((each, index) => value(each.result) / value(one![index]!.result));
+        /** Round by round, `value` of `over` divided by that of `under`. */
+        const ratio = (over: Result[], under: Result[], value: (result: Result) => number) => over.map((each, index) => value(each) / value(under[index]!));
+        const requestsPerSecond = (result: Result) => result.requestsPerSecond;
         summary.push(
-          `  ${operation.padEnd(4)} auto/1     throughput ${spread(ratio((result) => result.requestsPerSecond))}   p99 ${spread(ratio((result) => Math.max(result.p99, 1)))}   CPU per request ${spread(ratio((result) => result.cpuMsPerRequest))}`,
+          `  ${operation.padEnd(4)} auto/1     throughput ${spread(ratio(auto!, one!, requestsPerSecond))}   p99 ${spread(ratio(auto!, one!, (result) => Math.max(result.p99, 1)))}   CPU per request ${spread(ratio(auto!, one!, (result) => result.cpuMsPerRequest))}`,
+        );
+        summary.push(
+          `  ${operation.padEnd(4)} app/ceiling throughput at 1 ${spread(ratio(one!, ceilingOne!, requestsPerSecond))}   at auto ${spread(ratio(auto!, ceilingAuto!, requestsPerSecond))}   (the ceiling's own auto/1 ${spread(ratio(ceilingAuto!, ceilingOne!, requestsPerSecond))})`,
         );
       }
       for (const app of apps) {
@@ -294,6 +330,7 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
         summary.push(`  memory of ${label(app)}: at rest ${showMemory(atRest.get(app.setting)!)}; under load, at peak ${showMemory(peak)}`);
       }
     } finally {
+      await Promise.all([...ceilings.values()].map((ceiling) => ceiling.app.stop()));
       await Promise.all(apps.map((app) => stopBenchApp(app.app)));
       await Promise.all(apps.map((app) => app.receiver?.close()));
     }
