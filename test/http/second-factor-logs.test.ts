@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { generateSecret, generateSync } from "otplib";
+import { generateSync } from "otplib";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/recovery-codes";
-import { sealTotpSecret } from "@/lib/auth/totp";
 import { type AppServer, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
-import { errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
-import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
+import { codeTicket, errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
+import { sqlTime } from "@/test/support/webhook-endpoints";
 
 // Nothing of a second factor reaches the log (issue 24): an app logging at
 // debug, through sign-ins with a wrong code, a right one, a reused one and a
@@ -29,18 +29,12 @@ it("logs no seed, code, recovery code, password or ticket of a sign-in with a se
   const email = `secret.${randomUUID()}@plants.example`;
   expect((await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` })).code).toBe(0);
   const userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
-  const seed = generateSecret();
+  const seed = await confirmAuthenticatorApp(app.database, email);
   const confirmedAt = sqlTime(app.database, new Date(Date.now() - 60_000));
-  await app.database.query("INSERT INTO totp_factors (user_id, secret, confirmed_at, created_at) VALUES ($1, $2, $3, $4)", [
-    userId,
-    sealTotpSecret(seed, appAuthSecret(app.database)),
-    confirmedAt,
-    confirmedAt,
-  ]);
   const [recoveryCode] = generateRecoveryCodes();
   await app.database.query("INSERT INTO recovery_codes (id, user_id, code_hash, created_at) VALUES ($1, $2, $3, $4)", [randomUUID(), userId, hashRecoveryCode(normalizeRecoveryCode(recoveryCode!)!), confirmedAt]);
 
-  const ticketOf = async () => errorOf(await signInThrough(app.url, "credentials", { email, password: PASSWORD }))!.slice("code-needed:".length);
+  const ticketOf = () => codeTicket(app.url, email, PASSWORD);
   const ticket = await ticketOf();
   const code = generateSync({ secret: seed });
   const wrong = code === "000000" ? "111111" : "000000";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { decode } from "next-auth/jwt";
-import { generateSecret, generateSync } from "otplib";
+import { generateSync } from "otplib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sealTotpSecret } from "@/lib/auth/totp";
+import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
 import { runCli } from "@/test/support/cli";
-import { errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
+import { codeTicket, errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
 import { type SharedApp, sharedApp } from "@/test/support/shared-app";
-import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
+import { appAuthSecret } from "@/test/support/webhook-endpoints";
 
 // Sign-in's second step through next-auth's own endpoints, against the built
 // app (issue 24): for a person with an authenticator app, the right password
@@ -28,15 +28,7 @@ beforeAll(async () => {
   const created = await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` });
   expect(created.code).toBe(0);
   userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
-  // An app confirmed a minute ago, sealed as the app seals it.
-  seed = generateSecret();
-  const confirmedAt = sqlTime(app.database, new Date(Date.now() - 60_000));
-  await app.database.query("INSERT INTO totp_factors (user_id, secret, confirmed_at, created_at) VALUES ($1, $2, $3, $4)", [
-    userId,
-    sealTotpSecret(seed, appAuthSecret(app.database)),
-    confirmedAt,
-    confirmedAt,
-  ]);
+  seed = await confirmAuthenticatorApp(app.database, email);
 });
 
 const post = (provider: string, values: Record<string, string>) => signInThrough(app.url, provider, values);
@@ -54,7 +46,7 @@ describe("signing in with a code", () => {
   });
 
   it("signs in with the ticket and a code, once: the session's token says a code was passed", async () => {
-    const ticket = errorOf(await post("credentials", { email, password: PASSWORD }))!.slice("code-needed:".length);
+    const ticket = await codeTicket(app.url, email, PASSWORD);
     const code = generateSync({ secret: seed });
     const signedIn = await post("code", { ticket, code });
     expect(signedIn.sessionToken).toBeDefined();

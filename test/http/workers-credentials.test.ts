@@ -1,10 +1,9 @@
-import { generateSecret, generateSync } from "otplib";
+import { generateSync } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealTotpSecret } from "@/lib/auth/totp";
+import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { runCli, tokenCli } from "@/test/support/cli";
-import { errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
-import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
+import { codeTicket, signInThrough } from "@/test/support/next-auth-sign-in";
 import { type Answer, distinctWorkers, sendEach } from "@/test/support/worker-requests";
 
 // One `npm start` with two workers (issue 25): a credential taken back is
@@ -113,17 +112,9 @@ describe("two workers of one server refuse, on the very next request to either",
   });
 
   it("a staff session whose account's sessions were all ended (the user CLI's reset-factors), and takes a new sign-in", async () => {
-    // reset-factors ends the sessions of an account that has a second factor: an authenticator app, confirmed
-    // a minute ago and sealed as the app seals it (as test/http/sign-in-code.test.ts sets one up).
-    const seed = generateSecret();
-    const confirmedAt = sqlTime(app.database, new Date(Date.now() - 60_000));
-    await app.database.query("INSERT INTO totp_factors (user_id, secret, confirmed_at, created_at) SELECT id, $1, $2, $3 FROM users WHERE email = $4", [
-      sealTotpSecret(seed, appAuthSecret(app.database)),
-      confirmedAt,
-      confirmedAt,
-      SESSIONS_ENDED,
-    ]);
-    const ticket = errorOf(await signInThrough(app.url, "credentials", { email: SESSIONS_ENDED, password: PASSWORD }))!.slice("code-needed:".length);
+    // reset-factors ends the sessions of an account that has a second factor: an authenticator app.
+    const seed = await confirmAuthenticatorApp(app.database, SESSIONS_ENDED);
+    const ticket = await codeTicket(app.url, SESSIONS_ENDED, PASSWORD);
     const withCode = await signInThrough(app.url, "code", { ticket, code: generateSync({ secret: seed }) });
     expect(withCode.sessionToken).toBeDefined();
     const ended = withCode.sessionToken!;

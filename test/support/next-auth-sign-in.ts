@@ -22,3 +22,10 @@ export async function signInThrough(baseUrl: string, provider: string, values: R
 
 /** The error next-auth sends the form back with (code-needed:<ticket>, wrong-code, CredentialsSignin...), or null. */
 export const errorOf = (answer: SignInAnswer) => new URL(answer.url).searchParams.get("error");
+
+/** The ticket the right password answers for an account with a second factor (code-needed:<ticket>), to send with its code to the "code" provider. */
+export async function codeTicket(baseUrl: string, email: string, password: string): Promise<string> {
+  const error = errorOf(await signInThrough(baseUrl, "credentials", { email, password }));
+  if (!error?.startsWith("code-needed:")) throw new Error(`the password answered ${error}, not a code ticket`);
+  return error.slice("code-needed:".length);
+}
