@@ -51,8 +51,9 @@ export async function runPrimary(count: number): Promise<void> {
   const backups = backupSchedule ? shareScheduledBackupsWithWorkers(backupSchedule) : undefined;
 
   const places = new Map<number, Place>();
+  // The places whose worker has listened once: the server has started when every place has.
   const listened = new Set<number>();
-  let started = false;
+  const started = () => listened.size === count;
   let stopping = false;
   let failed = false;
 
@@ -60,9 +61,10 @@ export async function runPrimary(count: number): Promise<void> {
     const worker = cluster.fork({ [WORKER_PLACE_VARIABLE]: String(place) });
     places.set(place, { worker, forkedAt: Date.now(), quickDeaths });
     worker.once("listening", () => {
+      // A replacement's listening starts nothing: the server started when the first worker of each place listened.
+      if (started()) return;
       listened.add(place);
-      if (started || listened.size < count) return;
-      started = true;
+      if (!started()) return;
       // Once serving, as the one server process starts them: a server that fails to start takes none.
       backups?.start();
       log.info("listening", {
@@ -83,7 +85,7 @@ export async function runPrimary(count: number): Promise<void> {
       if (places.size === 0) void finish();
       return;
     }
-    if (!started) {
+    if (!started()) {
       // What stopped one worker before it served (a port in use, a database it cannot open) stops them all.
       log.error("a worker exited before it served; stopping", { worker: place, code, signal });
       failed = true;

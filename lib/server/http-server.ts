@@ -46,7 +46,9 @@ export async function runServer(): Promise<void> {
   const config = env();
   // Migrations first (the primary's, before it forks workers): the port opens only on a database that is ready.
   await startServer();
-  if (isClusterWorker()) answerPrimaryForMetrics();
+  // One of several workers behind a primary (lib/server/cluster-primary.ts), or the one server process.
+  const clusterWorker = isClusterWorker();
+  if (clusterWorker) answerPrimaryForMetrics();
   // The jobs a machine needs once run in one process of several (worker 0, replaced in its place if it dies).
   const machineJobs = runsMachineJobs();
   if (config.database.provider === "sqlite" && machineJobs) startSqliteCheckpoints(config.database.path);
@@ -58,7 +60,7 @@ export async function runServer(): Promise<void> {
   // With several workers the primary runs the scheduled backups (lib/backup/backup-schedule-link.ts); a
   // worker follows them before it serves, so that its first Backups page knows them.
   const backupSchedule = configuredBackupSchedule();
-  if (backupSchedule && isClusterWorker()) followPrimaryScheduledBackups();
+  if (backupSchedule && clusterWorker) followPrimaryScheduledBackups();
   const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -104,13 +106,13 @@ export async function runServer(): Promise<void> {
 
   // Metrics first: a process that cannot open its metrics listener stops before it has taken a request.
   // A worker of several has none: the primary serves the metrics of all (lib/server/cluster-primary.ts).
-  const metricsServer = config.metrics && !isClusterWorker() ? await serveMetrics(config.metrics, processMetrics()) : undefined;
+  const metricsServer = config.metrics && !clusterWorker ? await serveMetrics(config.metrics, processMetrics()) : undefined;
   await listen(server, config, { port: "PORT", host: "HOST" });
   // Once serving: a process that fails to start takes none.
-  if (backupSchedule && !isClusterWorker()) startScheduledBackups(backupSchedule);
+  if (backupSchedule && !clusterWorker) startScheduledBackups(backupSchedule);
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
-  if (isClusterWorker()) log.info("worker listening");
+  if (clusterWorker) log.info("worker listening");
   else log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 

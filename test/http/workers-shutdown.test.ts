@@ -12,7 +12,8 @@ import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/suppor
 // its port closes and it finishes the requests in flight. The primary exits 0
 // once both have, having lost no plant it answered.
 
-const DELAY_MS = 2_500;
+// Long enough for readiness asked on new connections, beside eight writers' own, to reach each worker on a slow, busy machine.
+const DELAY_MS = 5_000;
 
 let database: TestDatabase | undefined;
 let app: AppServer | undefined;
@@ -64,7 +65,7 @@ async function slowCreate(url: string, token: string, id: bigint): Promise<{ fin
   return { finish: () => finish(), answer };
 }
 
-it("on SIGTERM, every worker says not ready yet answers through the delay, drains what is in flight, and the primary exits 0 after both, every plant answered 200 stored", async () => {
+it("on SIGTERM, every worker says not ready yet answers through the delay, drains what is in flight, and the primary exits 0 after both, every plant answered 200 stored", { timeout: 90_000 }, async () => {
   const running = app!;
   const stored = async () => new Set((await storedPlants(database!)).map((plant) => plant.id));
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
