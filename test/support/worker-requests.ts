@@ -37,7 +37,14 @@ export function send(url: string, { method = "GET", headers = {}, body, timeoutM
       // Read while connected: a socket closed after the answer no longer says.
       const localPort = response.socket.localPort;
       const chunks: Buffer[] = [];
-      for await (const chunk of response) chunks.push(chunk as Buffer);
+      // A connection cut after the head and before the end of the body (a worker killed mid-answer)
+      // fails this request like one cut earlier, rather than escaping as an unhandled rejection.
+      try {
+        for await (const chunk of response) chunks.push(chunk as Buffer);
+      } catch (error) {
+        reject(error);
+        return;
+      }
       const received = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
       const body = Buffer.concat(chunks).toString();
       resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"] ?? "", localPort });
