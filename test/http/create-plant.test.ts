@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp, startAppWithTokens } from "@/test/support/app-server";
 import { tokenCli } from "@/test/support/cli";
@@ -45,12 +46,12 @@ function postDeclaring(bytes: number): Promise<Response> {
     const headers = { authorization: `Bearer ${writeToken}`, "content-type": "application/json", "content-length": String(bytes) };
     const request = httpRequest(`${app.url}/plants`, { method: "POST", headers });
     request.on("error", reject);
-    request.on("response", async (answer) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of answer) chunks.push(chunk as Buffer);
-      request.destroy();
+    request.on("response", (answer) => {
       const received = Object.entries(answer.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
-      resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: received }));
+      buffer(answer).then((body) => {
+        request.destroy();
+        resolve(new Response(body, { status: answer.statusCode, headers: received }));
+      }, reject);
     });
     request.flushHeaders();
   });

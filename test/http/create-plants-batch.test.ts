@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { buffer } from "node:stream/consumers";
 import { isLosslessNumber, parse } from "lossless-json";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SharedApp, sharedAppWithTokens, withIds } from "@/test/support/shared-app";
@@ -353,12 +354,12 @@ function postDeclaring(bytes: number): Promise<Response> {
     const headers = { authorization: `Bearer ${writeToken}`, "content-type": JSON_TYPE, "content-length": String(bytes) };
     const request = httpRequest(`${app.url}/plants/batch`, { method: "POST", headers });
     request.on("error", reject);
-    request.on("response", async (answer) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of answer) chunks.push(chunk as Buffer);
-      request.destroy();
+    request.on("response", (answer) => {
       const received = Object.entries(answer.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
-      resolve(new Response(Buffer.concat(chunks), { status: answer.statusCode, headers: received }));
+      buffer(answer).then((body) => {
+        request.destroy();
+        resolve(new Response(body, { status: answer.statusCode, headers: received }));
+      }, reject);
     });
     request.flushHeaders();
   });

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseExactJson } from "@/lib/json/exact-json";
 import { type AppServer, startApp, createToken } from "@/test/support/app-server";
@@ -464,11 +465,9 @@ async function racingPatches(id: bigint, bodies: string[], headers: Record<strin
     });
     const answer = new Promise<Answer>((resolve, reject) => {
       request.on("error", reject);
-      request.on("response", async (response) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of response) chunks.push(chunk as Buffer);
+      request.on("response", (response) => {
         const received = Object.entries(response.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
-        resolve({ status: response.statusCode ?? 0, headers: new Headers(received), text: Buffer.concat(chunks).toString() });
+        buffer(response).then((body) => resolve({ status: response.statusCode ?? 0, headers: new Headers(received), text: body.toString() }), reject);
       });
     });
     request.flushHeaders();

@@ -1,4 +1,5 @@
 import { type Agent, request as httpRequest } from "node:http";
+import { buffer } from "node:stream/consumers";
 import { logLines } from "./app-log";
 import type { AppServer } from "./app-server";
 
@@ -33,21 +34,14 @@ export function send(url: string, { method = "GET", headers = {}, body, timeoutM
     const request = httpRequest(url, { method, headers: body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, agent });
     request.on("error", reject);
     if (timeoutMs !== undefined) request.setTimeout(timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: "TIMEOUT" })));
-    request.on("response", async (response) => {
+    request.on("response", (response) => {
       // Read while connected: a socket closed after the answer no longer says.
       const localPort = response.socket.localPort;
-      const chunks: Buffer[] = [];
-      // A connection cut after the head and before the end of the body (a worker killed mid-answer)
-      // fails this request like one cut earlier, rather than escaping as an unhandled rejection.
-      try {
-        for await (const chunk of response) chunks.push(chunk as Buffer);
-      } catch (error) {
-        reject(error);
-        return;
-      }
       const received = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
-      const body = Buffer.concat(chunks).toString();
-      resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body, requestId: received["x-request-id"] ?? "", localPort });
+      // A connection cut after the head and before the end of the body (a worker killed mid-answer) fails as one cut earlier.
+      buffer(response).then((body) => {
+        resolve({ status: response.statusCode ?? 0, headers: received, setCookies: response.headers["set-cookie"] ?? [], body: body.toString(), requestId: received["x-request-id"] ?? "", localPort });
+      }, reject);
     });
     request.end(body);
   });
