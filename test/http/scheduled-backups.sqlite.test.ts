@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupFileName, isScheduledBackupName } from "@/lib/backup/backup-files";
 import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
 import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
-import { testDatabaseProvider } from "@/test/support/test-database";
 import { logLines } from "@/test/support/app-log";
 import { backupStatusIn } from "@/test/support/backup-status-file";
 import { until } from "@/test/support/until";
@@ -21,7 +20,6 @@ import { until } from "@/test/support/until";
 
 const INTERVAL_MS = 10_000;
 const KEEP = 2;
-const sqlite = testDatabaseProvider() === "sqlite";
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-scheduled-backups-http-"));
 
 /** The app's log lines (test/support/app-log.ts). */
@@ -38,7 +36,7 @@ async function metric(port: number, name: string): Promise<number | undefined> {
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe.skipIf(!sqlite)("scheduled backups on SQLite", () => {
+describe("scheduled backups on SQLite", () => {
   const backupDir = path.join(folder, "backups");
   const manual = backupFileName(new Date("2026-01-01T00:00:00Z"), "manual");
   let app: AppServer;
@@ -124,7 +122,7 @@ describe.skipIf(!sqlite)("scheduled backups on SQLite", () => {
   }, 60_000);
 });
 
-describe.skipIf(!sqlite)("a scheduled backup that fails", () => {
+describe("a scheduled backup that fails", () => {
   let app: AppServer;
   let metricsPort: number;
 

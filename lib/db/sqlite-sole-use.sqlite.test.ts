@@ -6,7 +6,6 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DatabaseInUseError, takeSoleUse } from "@/lib/db/sqlite-sole-use";
-import { testDatabaseProvider } from "@/test/support/test-database";
 import { lineReader } from "@/test/support/child-lines";
 
 // Sole use of a SQLite file, against connections held by other processes, as
@@ -68,7 +67,7 @@ function walDatabase(content: string): string {
   return file;
 }
 
-describe.skipIf(testDatabaseProvider() !== "sqlite")("sole use of a SQLite database", () => {
+describe("sole use of a SQLite database", () => {
   it("is refused while another process has it open, read-write or read-only, idle or not", async () => {
     const file = walDatabase("live");
     for (const mode of ["wal", "readonly"] as const) {

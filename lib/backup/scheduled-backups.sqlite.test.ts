@@ -10,7 +10,6 @@ import { type BackupSchedule, nextBackupAt, scheduleBackups, type ScheduledBacku
 import { migrate } from "@/lib/db/migrate";
 import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
 import { backupMetrics } from "@/lib/server/metrics";
-import { testDatabaseProvider } from "@/test/support/test-database";
 
 // The scheduled backups (issue 23) on real SQLite files: a backup is a
 // checked copy with every plant, the newest BACKUP_KEEP scheduled ones are
@@ -74,7 +73,7 @@ function plantCount(file: string): number {
   }
 }
 
-describe.skipIf(testDatabaseProvider() !== "sqlite")("scheduled backups", () => {
+describe("scheduled backups", () => {
   it("take a checked copy with every plant into a folder they make, and record it in the status and the metrics", async () => {
     const settings = schedule();
     const succeededBefore = (await metricValue("plant_store_backups_total", { outcome: "succeeded" })) ?? 0;

@@ -5,14 +5,13 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
 import { checkSqliteFile, snapshotSqlite } from "@/lib/db/sqlite-snapshot";
-import { testDatabaseProvider } from "@/test/support/test-database";
 
 // The copy a backup is made of, from a real SQLite file with a writer of its own beside it.
 
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-snapshot-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe.skipIf(testDatabaseProvider() !== "sqlite")("a SQLite snapshot", () => {
+describe("a SQLite snapshot", () => {
   it("holds every commit made before it began, checked, and leaves nothing half-written by its name", async () => {
     const source = path.join(folder, "live.db");
     await migrate({ provider: "sqlite", path: source });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseExactJson } from "@/lib/json/exact-json";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
-import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { makeTestDatabase, type TestDatabase } from "@/test/support/test-database";
 
 // The guarantee of issue 23: a backup taken under write load contains every
 // plant acknowledged before the backup began, and restores into an app that
@@ -29,7 +29,7 @@ const TWO_TO_53 = 2n ** 53n;
 
 type Sent = { id: bigint; name: string; acknowledgedAt?: number };
 
-describe.skipIf(testDatabaseProvider() !== "sqlite")("a backup under write load", () => {
+describe("a backup under write load", () => {
   let store: TestDatabase;
   let app: AppServer;
   let token: string;
