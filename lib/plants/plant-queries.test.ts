@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
-import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, storeNewPlants, updatePlant, type VersionCheck } from "@/lib/plants/plant-queries";
+import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, updatePlant, type VersionCheck } from "@/lib/plants/plant-queries";
 import { plantVersionTag } from "@/lib/plants/plant-version";
+import { metrics } from "@/lib/server/metrics";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
@@ -12,6 +13,12 @@ import { TEST_BY } from "@/test/support/test-attribution";
 // changes that race (a write lands between a change's read and its write).
 
 const database = setUpTestDatabase();
+
+/** How many batches the group commit has written (its histogram's count). */
+async function groupCommitBatches(): Promise<number> {
+  const histogram = await metrics().groupCommitBatch.get();
+  return histogram.values.find((value) => value.metricName?.endsWith("_count"))?.value ?? 0;
+}
 
 /** What a check throws to refuse a version: the version it was given. */
 class Refused extends Error {}
@@ -23,28 +30,29 @@ const onlyAt =
     if (!tags.includes(plantVersionTag(current))) throw new Refused(plantVersionTag(current));
   };
 
-function outcomes(settled: PromiseSettledResult<unknown>[]) {
-  return settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : outcome.reason));
-}
-
-describe("storeNewPlants", () => {
-  it("decides each plant of one batch: new, the same again, or a conflict", async () => {
+describe("createPlant", () => {
+  it("decides each of the plants that arrive together, written as one batch: new, the same again, or a conflict", async () => {
     await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
-    const settled = await storeNewPlants([
-      { id: 2n, name: "Ivy", tag: "climber" },
-      { id: 1n, name: "Fern" },
-      { id: 1n, name: "Palm" },
-      { id: 2n, name: "Ivy", tag: "climber" },
-      { id: 2n, name: "Ivy" },
-      { id: 9223372036854775807n, name: "Edge" },
-    ], TEST_BY);
-    expect(outcomes(settled)).toEqual([
-      { id: 2n, name: "Ivy", tag: "climber" },
-      { id: 1n, name: "Fern" },
+    const batchesBefore = await groupCommitBatches();
+    // Asked in one turn of the event loop: the group commit writes them together.
+    const settled = await Promise.allSettled(
+      [
+        { id: 2n, name: "Ivy", tag: "climber" },
+        { id: 1n, name: "Fern" },
+        { id: 1n, name: "Palm" },
+        { id: 2n, name: "Ivy", tag: "climber" },
+        { id: 2n, name: "Ivy" },
+        { id: 9223372036854775807n, name: "Edge" },
+      ].map((plant) => createPlant(plant, TEST_BY)),
+    );
+    expect(await groupCommitBatches()).toBe(batchesBefore + 1);
+    expect(settled.map((outcome) => (outcome.status === "fulfilled" ? [outcome.value.status, outcome.value.plant] : outcome.reason))).toEqual([
+      ["stored", { id: 2n, name: "Ivy", tag: "climber" }],
+      ["already stored", { id: 1n, name: "Fern" }],
       new PlantConflictError(1n),
-      { id: 2n, name: "Ivy", tag: "climber" },
+      ["already stored", { id: 2n, name: "Ivy", tag: "climber" }],
       new PlantConflictError(2n),
-      { id: 9223372036854775807n, name: "Edge" },
+      ["stored", { id: 9223372036854775807n, name: "Edge" }],
     ]);
     expect(await storedPlants(database)).toEqual([
       { id: 1n, name: "Fern", tag: null },

@@ -78,19 +78,6 @@ export type NewPlantOutcome = ({ status: "stored" | "already stored" } & Version
 
 const versioned = ({ plant, version, createdAt }: VersionedPlant): VersionedPlant => ({ plant, version, createdAt });
 
-/**
- * Stores each plant whose id is free, in one statement; one outcome per plant,
- * in order. A plant whose id is taken is the stored plant if it is the same
- * plant, and a conflict otherwise; of two plants with one id in the batch,
- * the first is inserted and the second meets it as stored.
- */
-export async function storeNewPlants(plants: readonly NewPlant[], by: Attribution): Promise<PromiseSettledResult<Plant>[]> {
-  const outcomes = await decideAttributed(plants, plants.map(() => by));
-  return outcomes.map((outcome) =>
-    outcome.status === "conflict" ? { status: "rejected", reason: outcome.error } : { status: "fulfilled", value: outcome.plant },
-  );
-}
-
 // A batch's transaction may wait for other transactions and for row locks held by
 // other batches; it must still end well within a request's time.
 const BATCH_TRANSACTION = { maxWait: 10_000, timeout: 25_000 };
@@ -142,7 +129,14 @@ const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Client = Prisma.TransactionClient;
 
-/** Decides each plant (see createPlants); each one stored now is recorded, by its own attribution (`by`, one per plant), in the statement or transaction that stores it. */
+/**
+ * Decides each plant: stored if its id is free (one statement for all), the
+ * stored plant if its id holds the same plant, a conflict otherwise; of two
+ * plants with one id, the first is inserted and the second meets it as
+ * stored. One outcome per plant, in order. Each one stored now is recorded, by
+ * its own attribution (`by`, one per plant), in the statement or transaction
+ * that stores it.
+ */
 async function decideNewPlants(client: Client, plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   const outcomes = new Array<NewPlantOutcome>(plants.length);
   let undecided = plants.map((_, index) => index);

@@ -1,6 +1,6 @@
 import { expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { createPlant, deletePlant, storeNewPlants, updatePlant } from "@/lib/plants/plant-queries";
+import { createPlant, deletePlant, updatePlant } from "@/lib/plants/plant-queries";
 import { createWebhookEndpoint, disableWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
@@ -33,11 +33,13 @@ it("writes one event per plant created or deleted, ids exact, with a pending del
   const created = (await createWebhookEndpoint({ url: "http://127.0.0.1:9/created", events: ["plant.created"], description: "" }, TEST_BY)).endpoint;
   await createPlant({ id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" }, TEST_BY);
   // An identical repeat stores nothing and so reports nothing; nor does a conflict.
-  const repeat = await storeNewPlants([
-    { id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" },
-    { id: 9223372036854775807n, name: "Other", tag: "edge" },
-    { id: -9223372036854775808n, name: "Lowest" },
-  ], TEST_BY);
+  const repeat = await Promise.allSettled(
+    [
+      { id: 9223372036854775807n, name: 'Highest ✿ "quoted" \\', tag: "edge" },
+      { id: 9223372036854775807n, name: "Other", tag: "edge" },
+      { id: -9223372036854775808n, name: "Lowest" },
+    ].map((plant) => createPlant(plant, TEST_BY)),
+  );
   expect(repeat.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   await deletePlant(9223372036854775807n, TEST_BY);
 
