@@ -1,10 +1,9 @@
-import { request as httpRequest } from "node:http";
-import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp, startAppWithTokens } from "@/test/support/app-server";
 import { tokenCli } from "@/test/support/cli";
 import { type SharedApp, sharedAppWithTokens, withIds } from "@/test/support/shared-app";
 import { storedPlants } from "@/test/support/test-database";
+import { postDeclaring } from "@/test/support/declared-body";
 
 // The contract of POST /plants (issue 2), checked over HTTP against the built
 // app, the one the HTTP files share. This file's plants have ids of its own,
@@ -33,27 +32,6 @@ function post(body: BodyInit, headers: Record<string, string> = {}, token: strin
     method: "POST",
     headers: { "content-type": "application/json", ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers },
     body,
-  });
-}
-
-/**
- * A POST whose headers declare a body of `bytes` that is never sent: the
- * answer can only come from the headers. (Node's fetch, made to upload such a
- * body, loses the early answer to EPIPE whenever the server closes first.)
- */
-function postDeclaring(bytes: number): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${writeToken}`, "content-type": "application/json", "content-length": String(bytes) };
-    const request = httpRequest(`${app.url}/plants`, { method: "POST", headers });
-    request.on("error", reject);
-    request.on("response", (answer) => {
-      const received = Object.entries(answer.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
-      buffer(answer).then((body) => {
-        request.destroy();
-        resolve(new Response(body, { status: answer.statusCode, headers: received }));
-      }, reject);
-    });
-    request.flushHeaders();
   });
 }
 
@@ -239,7 +217,7 @@ describe("the body", () => {
   });
 
   it("a body declared over 1 MiB gets 413 without being read", async () => {
-    const response = await postDeclaring(8 * 1024 * 1024);
+    const response = await postDeclaring(`${app.url}/plants`, { authorization: `Bearer ${writeToken}`, "content-type": "application/json" }, 8 * 1024 * 1024);
     expect(response.headers.get("connection")).toBe("close");
     await expectError(response, 413, "larger than 16384 bytes");
   });

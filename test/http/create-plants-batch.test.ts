@@ -1,9 +1,8 @@
-import { request as httpRequest } from "node:http";
-import { buffer } from "node:stream/consumers";
 import { isLosslessNumber, parse } from "lossless-json";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SharedApp, sharedAppWithTokens, withIds } from "@/test/support/shared-app";
 import { storedPlants } from "@/test/support/test-database";
+import { postDeclaring } from "@/test/support/declared-body";
 
 // The contract of POST /plants/batch (issue 10), over HTTP against the built
 // app on a database of the run's engine: each item decided as POST /plants
@@ -326,7 +325,7 @@ describe("the request", () => {
   });
 
   it("a body declared far over the limit gets 413 without being read, and the connection closed", async () => {
-    const response = await postDeclaring(8 * 1024 * 1024);
+    const response = await postDeclaring(`${app.url}/plants/batch`, { authorization: `Bearer ${writeToken}`, "content-type": JSON_TYPE }, 8 * 1024 * 1024);
     expect(response.headers.get("connection")).toBe("close");
     await expectError(response, 413, "larger than 2097152 bytes");
   });
@@ -347,23 +346,6 @@ describe("the request", () => {
     await expectError(response, 405, `method ${method} is not allowed`);
   });
 });
-
-/** A POST whose headers declare a body of `bytes` that is never sent: the answer can only come from the headers. */
-function postDeclaring(bytes: number): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${writeToken}`, "content-type": JSON_TYPE, "content-length": String(bytes) };
-    const request = httpRequest(`${app.url}/plants/batch`, { method: "POST", headers });
-    request.on("error", reject);
-    request.on("response", (answer) => {
-      const received = Object.entries(answer.headers).flatMap(([name, value]): [string, string][] => (typeof value === "string" ? [[name, value]] : []));
-      buffer(answer).then((body) => {
-        request.destroy();
-        resolve(new Response(body, { status: answer.statusCode, headers: received }));
-      }, reject);
-    });
-    request.flushHeaders();
-  });
-}
 
 describe("concurrency", () => {
   it("a burst of batches and single creates sharing ids stores one row per id, and every answer matches what was stored", async () => {
