@@ -100,6 +100,30 @@ describe("webhook CLI", () => {
     );
   });
 
+  it("edit changes what it is given and keeps the rest, recorded as the CLI's; a refused URL changes nothing", async () => {
+    const database = await freshDatabase();
+    await webhookCli(database, ["create", "--url", "http://127.0.0.1:9/hooks", "--event", "plant.created", "--description", "till sync"], PRIVATE_ALLOWED);
+    const [endpoint] = await listed(database);
+    const edited = await webhookCli(database, ["edit", endpoint!.id, "--event", "plant.created,plant.deleted", "--description", "till and shop"]);
+    expect(edited.stdout).toBe("");
+    expect(edited.stderr).toBe(`webhook endpoint ${endpoint!.id} now sends plant.created plant.deleted to http://127.0.0.1:9/hooks\n`);
+    expect((await listed(database))[0]).toMatchObject({ url: "http://127.0.0.1:9/hooks", events: ["plant.created", "plant.deleted"], description: "till and shop" });
+
+    const refused = await runCli("webhook", ["edit", endpoint!.id, "--url", "https://127.0.0.1/moved"], { database, env: PRIVATE_UNSET });
+    expect(refused).toMatchObject({ code: 1, stdout: "" });
+    expect(refused.stderr).toContain("webhooks go to public addresses only");
+    expect((await listed(database))[0]).toMatchObject({ url: "http://127.0.0.1:9/hooks", description: "till and shop" });
+    const records = await database.query<{ action: string; actor_kind: string; changes: string }>("SELECT action, actor_kind, changes FROM activity WHERE subject_id = $1 ORDER BY id", [endpoint!.id]);
+    expect(records.map((record) => [record.action, record.actor_kind])).toEqual([
+      ["webhook.created", "cli"],
+      ["webhook.changed", "cli"],
+    ]);
+    expect(JSON.parse(records[1]!.changes)).toEqual({
+      before: { description: "till sync", events: ["plant.created"] },
+      after: { description: "till and shop", events: ["plant.created", "plant.deleted"] },
+    });
+  });
+
   it("refuses a private address while private targets are not allowed, with the reason, and stores nothing", async () => {
     const database = await freshDatabase();
     const refused = await runCli("webhook", ["create", "--url", "https://127.0.0.1/hooks", "--event", "plant.created"], { database, env: PRIVATE_UNSET });
@@ -116,6 +140,7 @@ describe("webhook CLI", () => {
     [["enable", "no-such-id"], "no webhook endpoint with id no-such-id"],
     [["delete", "no-such-id"], "no webhook endpoint with id no-such-id"],
     [["rotate", "no-such-id"], "no webhook endpoint with id no-such-id"],
+    [["edit", "no-such-id", "--description", "x"], "no webhook endpoint with id no-such-id"],
   ])("%j fails with exit 1: %s", async (args, message) => {
     const result = await runCli("webhook", args, { database: await freshDatabase(), env: PRIVATE_UNSET });
     expect(result.code).toBe(1);
@@ -134,6 +159,8 @@ describe("webhook CLI", () => {
       [["list", "extra"], "Unexpected argument 'extra'"],
       [["disable"], "disable takes exactly one endpoint id"],
       [["rotate", "a", "b"], "rotate takes exactly one endpoint id"],
+      [["edit", "--description", "x"], "edit takes exactly one endpoint id"],
+      [["edit", "some-id"], "give --url, --event or --description to change"],
       [["fly"], "unknown command fly"],
       [[], "a command is required"],
     ] as const)("%j fails with exit 2 and the usage: %s", async ([args, message], { expect }) => {

@@ -1,4 +1,4 @@
-// npm run --silent webhook -- <create|list|disable|enable|rotate|delete>: the
+// npm run --silent webhook -- <create|list|edit|disable|enable|rotate|delete>: the
 // operator's webhook endpoint CLI (issue 9). Works against the configured
 // database whether or not the app is running. Secrets go to stdout alone, so
 // `secret=$(npm run --silent webhook -- create ...)` captures just the secret.
@@ -13,6 +13,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
+  editWebhookEndpoint,
   enableWebhookEndpoint,
   findWebhookEndpoint,
   listWebhookEndpoints,
@@ -25,6 +26,8 @@ const USAGE = `usage:
       prints only the new whsec_ secret on stdout (shown this once), the endpoint's id on stderr;
       events: ${WEBHOOK_EVENT_TYPES.join(", ")}
   webhook list [--json]
+  webhook edit <id> [--url <url>] [--event <type> ...] [--description <text>]
+      changes what is given and keeps the rest; --event replaces the events
   webhook disable <id>
   webhook enable <id>
   webhook rotate <id>
@@ -40,16 +43,21 @@ async function main(argv: string[]): Promise<void> {
   return run(rest);
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { create, list, disable, enable, rotate, delete: remove };
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { create, list, edit, disable, enable, rotate, delete: remove };
+
+const ENDPOINT_OPTIONS = {
+  url: { type: "string" },
+  event: { type: "string", multiple: true },
+  description: { type: "string" },
+} as const;
+
+/** The events of --event, each given alone, space- or comma-separated. */
+const eventsOf = (given: string[] | undefined) => (given ?? []).flatMap((event) => event.split(/[\s,]+/)).filter(Boolean);
 
 async function create(args: string[]): Promise<void> {
-  const { values } = parse(args, {
-    url: { type: "string" },
-    event: { type: "string", multiple: true },
-    description: { type: "string" },
-  });
+  const { values } = parse(args, ENDPOINT_OPTIONS);
   if (values.url === undefined) throw new UsageError("--url <url> is required");
-  const events = (values.event ?? []).flatMap((event) => event.split(/[\s,]+/)).filter(Boolean);
+  const events = eventsOf(values.event);
   if (events.length === 0) throw new UsageError(`--event is required (${WEBHOOK_EVENT_TYPES.join(", ")})`);
   const parsed = newWebhookEndpointSchema.safeParse({ url: values.url, events, description: values.description });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
@@ -57,6 +65,20 @@ async function create(args: string[]): Promise<void> {
   const { endpoint, secret } = await createWebhookEndpoint(parsed.data, cliAttribution());
   process.stdout.write(`${secret}\n`);
   process.stderr.write(`created webhook endpoint ${endpoint.id} for ${endpoint.url} (${endpoint.events.join(" ")}); the secret above is shown only this once\n`);
+}
+
+async function edit(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, ENDPOINT_OPTIONS, true);
+  const [id] = positionals;
+  if (!id || positionals.length > 1) throw new UsageError("edit takes exactly one endpoint id (see webhook list)");
+  if (values.url === undefined && values.event === undefined && values.description === undefined) throw new UsageError("give --url, --event or --description to change");
+  const current = await findWebhookEndpoint(id);
+  if (!current) throw noSuchEndpoint(id);
+  const events = values.event === undefined ? current.events : eventsOf(values.event);
+  const parsed = newWebhookEndpointSchema.safeParse({ url: values.url ?? current.url, events, description: values.description ?? current.description });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  if (!(await editWebhookEndpoint(id, parsed.data, cliAttribution()))) throw noSuchEndpoint(id);
+  process.stderr.write(`webhook endpoint ${id} now sends ${parsed.data.events.join(" ")} to ${parsed.data.url}\n`);
 }
 
 async function list(args: string[]): Promise<void> {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { createEndpoint } from "@/app/(staff)/webhooks/actions";
+import { createEndpoint, editEndpoint } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
@@ -24,25 +24,40 @@ const resolver = withSentences(
   LABELS,
 );
 
+/** An endpoint as the form edits it. */
+export type EditedEndpoint = { id: string } & Required<NewWebhookEndpointValues>;
+
 /**
- * Adds a webhook endpoint; the form checks its fields with the same schema as
- * the server action, and shows the server's reason when the URL is refused
- * (not https, not resolving, a private address), all in sentences. The new
+ * Adds a webhook endpoint, or, given one, changes its URL, events and
+ * description; the form checks its fields with the same schema as the server
+ * actions, and shows the server's reason when the URL is refused (not https,
+ * not resolving, a private address), all in sentences. A new endpoint's
  * secret is shown once, and takes focus (SecretOnce).
  */
-export function WebhookEndpointForm() {
+export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint }) {
+  const defaults: NewWebhookEndpointValues = endpoint ? { url: endpoint.url, events: endpoint.events, description: endpoint.description } : DEFAULTS;
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver, defaultValues: DEFAULTS });
+  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver, defaultValues: defaults });
   const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
+  const [saved, setSaved] = useState(false);
 
   async function onSubmit(values: NewWebhookEndpoint) {
     setCreated(undefined);
+    setSaved(false);
     // The server action parses it again, with the same schema: it trusts nothing from the browser.
+    if (endpoint) {
+      const result = await editEndpoint(endpoint.id, values);
+      if ("saved" in result) {
+        setSaved(true);
+        reset(values);
+      } else showServerErrors(setError, result.errors, LABELS);
+      return;
+    }
     const result = await createEndpoint(values);
     if ("created" in result) {
       setCreated(result.created);
@@ -71,7 +86,7 @@ export function WebhookEndpointForm() {
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="check">
-              <input {...register("events")} type="checkbox" value={type} defaultChecked={DEFAULTS.events.includes(type)} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
+              <input {...register("events")} type="checkbox" value={type} defaultChecked={defaults.events.includes(type)} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
             </label>
           ))}
           <p id="webhook-events-error" className="field-error" aria-live="polite">
@@ -90,10 +105,11 @@ export function WebhookEndpointForm() {
         />
         <FormError message={errors.root?.server?.message} />
         <SubmitButton pending={isSubmitting} pendingLabel="Checking the URL…">
-          Add endpoint
+          {endpoint ? "Save changes" : "Add endpoint"}
         </SubmitButton>
       </HydratedForm>
       <div role="status" className="new-token-status">
+        {saved && <p>The endpoint’s changes are saved.</p>}
         {created && (
           <SecretOnce id="new-webhook-secret" label="Signing secret" secret={created.secret}>
             <p>

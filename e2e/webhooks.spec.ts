@@ -130,6 +130,51 @@ test("on an endpoint's page an owner disables and enables it, rotates its secret
   );
 });
 
+test("on an endpoint's page an owner changes its URL, events and description; a refused URL changes nothing", async ({ page, sql }) => {
+  const url = "http://127.0.0.1:9/e2e/to-change";
+  const { id } = await addEndpoint(page, url, { events: ["plant.created"], description: "the till" });
+  await page.goto(`/webhooks/${id}`);
+  const form = page.getByRole("region", { name: "Change the endpoint" });
+  await expect(form.getByLabel("URL")).toHaveValue(url);
+  await expect(form.getByLabel("Description (optional)")).toHaveValue("the till");
+  await expect(form.getByRole("checkbox", { name: "plant.created" })).toBeChecked();
+  await expect(form.getByRole("checkbox", { name: "plant.deleted" })).not.toBeChecked();
+
+  // Checked by the server alone, as for a new endpoint: the name does not resolve.
+  await form.getByLabel("URL").fill("https://no-such-host.invalid/hook");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.locator("#webhook-url-error")).toHaveText("URL's host no-such-host.invalid does not resolve to an address.");
+  await expect(form.getByLabel("URL")).toBeFocused();
+  await page.reload();
+  await expect(page.locator(".endpoint-url")).toHaveText(url);
+
+  const moved = "http://127.0.0.1:9/e2e/changed";
+  await form.getByLabel("URL").fill(moved);
+  await form.getByRole("checkbox", { name: "plant.deleted" }).check();
+  await form.getByLabel("Description (optional)").fill("the till and the shop");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(form.getByRole("status")).toHaveText("The endpoint’s changes are saved.");
+  await expect(page.locator(".endpoint-url")).toHaveText(moved);
+  const fact = (term: string) => page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd");
+  await expect(fact("Events")).toHaveText("plant.created, plant.deleted");
+  await expect(fact("Description")).toHaveText("the till and the shop");
+  await expectNoAxeViolations(page);
+  await page.reload();
+  await expect(form.getByLabel("URL")).toHaveValue(moved);
+  await expect(form.getByRole("checkbox", { name: "plant.deleted" })).toBeChecked();
+
+  // One record, the owner's, with only what changed (issue 22).
+  const records = (await sql("SELECT action, actor_name, changes FROM activity WHERE subject_id = $1 ORDER BY id", [id])) as { action: string; actor_name: string; changes: string }[];
+  expect(records.map((record) => [record.action, record.actor_name])).toEqual([
+    ["webhook.created", OWNER.name],
+    ["webhook.changed", OWNER.name],
+  ]);
+  expect(JSON.parse(records[1]!.changes)).toEqual({
+    before: { url, description: "the till", events: ["plant.created"] },
+    after: { url: moved, description: "the till and the shop", events: ["plant.created", "plant.deleted"] },
+  });
+});
+
 test("the form explains what is missing, and shows the server's reason when the URL is refused", async ({ page }) => {
   await page.goto("/webhooks");
   for (const event of WEBHOOK_EVENT_TYPES) await page.getByRole("checkbox", { name: event }).uncheck();

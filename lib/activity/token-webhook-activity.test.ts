@@ -16,12 +16,14 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
+  editWebhookEndpoint,
   enableWebhookEndpoint,
   findWebhookEndpoint,
   ROTATION_OVERLAP_MS,
   rotateWebhookEndpointSecret,
 } from "@/lib/webhooks/endpoints";
 import { FAILING_ENDPOINT_MS, FAILING_REASON, GONE_REASON, recordAttempt } from "@/lib/webhooks/record-attempt";
+import { WebhookTargetError } from "@/lib/webhooks/target-address";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
 
@@ -157,6 +159,39 @@ describe("webhook endpoints' activity", () => {
     for (const text of [secret, secret.slice("whsec_".length), newSecret!, newSecret!.slice("whsec_".length), sealed[0]!.secret, sealed[0]!.previous_secret]) {
       expect(stored).not.toContain(text);
     }
+  });
+
+  it("records an endpoint's URL, description and events changed, only what changed; nothing when nothing changes or the new URL is refused", async () => {
+    const { user: olive, by: oliveBy } = await person("Olive", "owner");
+    const { endpoint: created } = await endpoint("edited");
+    const failingSince = new Date(Date.now() - 60_000);
+    await db().webhookEndpoint.update({ where: { id: created.id }, data: { failingSince } });
+
+    // The description alone: the failures stay, the URL being the same receiver's.
+    expect(await editWebhookEndpoint(created.id, { url: created.url, events: created.events, description: "till and shop" }, oliveBy)).toBe(true);
+    expect(await findWebhookEndpoint(created.id)).toMatchObject({ description: "till and shop", failingSince });
+    // The URL and the events: a new receiver starts with no failures; enabled as it was.
+    expect(await editWebhookEndpoint(created.id, { url: "http://127.0.0.1:9/moved", events: ["plant.updated"], description: "till and shop" }, cliAttribution())).toBe(true);
+    expect(await findWebhookEndpoint(created.id)).toMatchObject({ url: "http://127.0.0.1:9/moved", events: ["plant.updated"], failingSince: null, enabled: true });
+
+    const [moved, described] = await history("webhook", created.id);
+    expect(described).toMatchObject({ action: "webhook.changed", actor: { kind: "person", userId: olive.id, name: "Olive" } });
+    expect(described!.changes).toEqual({ before: { description: "till sync" }, after: { description: "till and shop" } });
+    expect(moved).toMatchObject({ action: "webhook.changed", actor: { kind: "cli", name: userInfo().username } });
+    expect(moved!.changes).toEqual({
+      before: { url: "http://127.0.0.1:9/edited", events: ["plant.created", "plant.deleted"] },
+      after: { url: "http://127.0.0.1:9/moved", events: ["plant.updated"] },
+    });
+
+    // The same again (events in another order are the same events), a refused URL, an endpoint that is not there: nothing written.
+    const before = await count();
+    expect(await editWebhookEndpoint(created.id, { url: "http://127.0.0.1:9/moved", events: ["plant.updated", "plant.updated"], description: "till and shop" }, TEST_BY)).toBe(true);
+    await expect(editWebhookEndpoint(created.id, { url: "http://user:secret@127.0.0.1:9/moved", events: ["plant.updated"], description: "" }, TEST_BY)).rejects.toEqual(
+      new WebhookTargetError("url must not carry a user name or password"),
+    );
+    expect(await editWebhookEndpoint(randomUUID(), { url: "http://127.0.0.1:9/x", events: ["plant.created"], description: "" }, TEST_BY)).toBe(false);
+    expect(await count()).toBe(before);
+    expect(await findWebhookEndpoint(created.id)).toMatchObject({ url: "http://127.0.0.1:9/moved", description: "till and shop" });
   });
 
   it("records a second rotation's end of the first's overlap as its before", async () => {

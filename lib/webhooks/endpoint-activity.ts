@@ -28,6 +28,26 @@ export function deletedFields(row: WebhookEndpoint): Record<string, unknown> {
   return { ...createdFields(row), disabledReason: row.disabledReason, createdAt: row.createdAt.toISOString() };
 }
 
+/** What an owner sets on an endpoint, as stored (events space-separated). */
+export type EditedFields = Pick<WebhookEndpoint, "url" | "description" | "events">;
+
+/** Of the URL, description and events, those that differ, before and after (events as lists); empty when nothing changes. */
+export function editedChanges(before: EditedFields, after: EditedFields): Changes {
+  const changes = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
+  for (const field of ["url", "description"] as const) {
+    if (before[field] !== after[field]) {
+      changes.before[field] = before[field];
+      changes.after[field] = after[field];
+    }
+  }
+  const [eventsBefore, eventsAfter] = [events(before), events(after)];
+  if ([...eventsBefore].sort().join(" ") !== [...eventsAfter].sort().join(" ")) {
+    changes.before.events = eventsBefore;
+    changes.after.events = eventsAfter;
+  }
+  return Object.keys(changes.after).length === 0 ? {} : changes;
+}
+
 /** Of enabled and the disabled reason, those that differ, before and after; empty when nothing changes. */
 export function enabledChanges(before: EnabledState, after: EnabledState): Changes {
   const changes = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };

@@ -4,7 +4,7 @@ import { type ActivityRecord, recordActivity } from "@/lib/activity/record";
 import { db, Prisma, type WebhookEndpoint } from "@/lib/db/client";
 import { env } from "@/lib/server/env";
 import { isWebhookEventType, type NewWebhookEndpoint, type WebhookEventType } from "@/lib/validations/webhook";
-import { createdFields, deletedFields, enabledChanges, endpointRecord } from "@/lib/webhooks/endpoint-activity";
+import { createdFields, deletedFields, editedChanges, enabledChanges, endpointRecord } from "@/lib/webhooks/endpoint-activity";
 import { generateEndpointSecret, openEndpointSecret, sealEndpointSecret } from "@/lib/webhooks/endpoint-secret";
 import { checkWebhookTarget } from "@/lib/webhooks/target-address";
 
@@ -12,8 +12,7 @@ import { checkWebhookTarget } from "@/lib/webhooks/target-address";
 // them. Secrets leave this module only when made (shown once) and to the
 // delivery worker, which signs with them. Every change is attributed (`by`)
 // and writes its activity record (lib/webhooks/endpoint-activity.ts) in its
-// own transaction; a change that changes nothing writes none. Nothing edits an
-// endpoint's URL, description or events: an owner deletes it and adds another.
+// own transaction; a change that changes nothing writes none.
 
 /** How long a rotated-out secret keeps signing beside the new one, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -78,6 +77,33 @@ export async function listWebhookEndpoints(): Promise<WebhookEndpointInfo[]> {
 export async function findWebhookEndpoint(id: string): Promise<WebhookEndpointInfo | null> {
   const row = await db().webhookEndpoint.findUnique({ where: { id } });
   return row && toEndpointInfo(row);
+}
+
+/**
+ * Changes what an owner set on an endpoint: its URL (which must pass the
+ * target rules, as a new one's), its description and its events; false when
+ * there is no such endpoint. Only the events that happen afterwards follow the
+ * new events; deliveries already queued, and their retries, go to the URL the
+ * endpoint has when each is sent. A new URL starts with a clean slate of
+ * failures (the old receiver's are not the new one's); whether the endpoint
+ * is enabled is left as it is. Nothing changed writes nothing.
+ */
+export async function editWebhookEndpoint(id: string, input: NewWebhookEndpoint, by: Attribution): Promise<boolean> {
+  const edited = { url: input.url, description: input.description, events: [...new Set(input.events)].join(" ") };
+  const now = new Date();
+  const done = await changeAsRead(id, async (row) => {
+    const changes = editedChanges(row, edited);
+    if (!changes.after) return true;
+    if (edited.url !== row.url) await checkWebhookTarget(edited.url, { allowPrivate: env().webhooks.allowPrivateTargets });
+    const failures = edited.url === row.url ? {} : { failingSince: null };
+    return commitIfAsRead(
+      // Only if no other edit came in between: the record's "before" is what this one replaced.
+      (tx) => tx.webhookEndpoint.updateMany({ where: { id, url: row.url, description: row.description, events: row.events }, data: { ...edited, ...failures } }),
+      endpointRecord("webhook.changed", id, changes, by),
+      now,
+    );
+  });
+  return done !== null;
 }
 
 /**

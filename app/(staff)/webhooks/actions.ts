@@ -13,6 +13,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   disableWebhookEndpoint,
+  editWebhookEndpoint,
   enableWebhookEndpoint,
   findWebhookEndpoint,
   rotateWebhookEndpointSecret,
@@ -24,10 +25,12 @@ import { WebhookTargetError } from "@/lib/webhooks/target-address";
 // Whether an endpoint is enabled shows in every staff page's notice (the
 // layout), so changing it revalidates the layout, not just this page.
 
+/** What the endpoint form shows beside its fields: each message on its field, or on the form (null). */
+export type EndpointFormErrors = { errors: { field: z.infer<typeof webhookEndpointFieldSchema> | null; message: string }[] };
+
 export type CreateEndpointResult =
   /** The new endpoint and its secret, shown once: it cannot be shown again. */
-  | { created: { id: string; url: string; secret: string } }
-  | { errors: { field: z.infer<typeof webhookEndpointFieldSchema> | null; message: string }[] };
+  { created: { id: string; url: string; secret: string } } | EndpointFormErrors;
 
 /** Adds an endpoint from the form's raw values, parsed with the form's own schema; a URL the target rules refuse is an error on the URL. */
 export async function createEndpoint(values: unknown): Promise<CreateEndpointResult> {
@@ -46,6 +49,25 @@ export async function createEndpoint(values: unknown): Promise<CreateEndpointRes
     if (error instanceof WebhookTargetError) return { errors: [{ field: "url", message: error.message }] };
     throw error;
   }
+}
+
+export type EditEndpointResult = { saved: true } | EndpointFormErrors;
+
+/** Changes an endpoint's URL, description and events from the form's raw values, parsed with the same schema as a new endpoint's. */
+export async function editEndpoint(id: unknown, values: unknown): Promise<EditEndpointResult> {
+  if (typeof id !== "string") return { errors: [{ field: null, message: "This endpoint no longer exists." }] };
+  const owner = await requireOwner(endpointPath(id));
+  const parsed = newWebhookEndpointSchema.safeParse(values);
+  if (!parsed.success) return { errors: fieldErrors(parsed.error, webhookEndpointFieldSchema) };
+  try {
+    if (!(await editWebhookEndpoint(id, parsed.data, await actionAttribution(owner)))) return { errors: [{ field: null, message: "This endpoint no longer exists." }] };
+  } catch (error) {
+    if (error instanceof WebhookTargetError) return { errors: [{ field: "url", message: error.message }] };
+    throw error;
+  }
+  revalidatePath(endpointPath(id));
+  revalidatePath("/webhooks");
+  return { saved: true };
 }
 
 export async function disableEndpoint(form: FormData): Promise<void> {

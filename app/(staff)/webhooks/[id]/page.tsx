@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { disableEndpoint, enableEndpoint, resendDelivery } from "@/app/(staff)/webhooks/actions";
 import { LocalTime } from "@/components/local-time";
 import { WebhookDeleteDialog } from "@/components/webhook-delete-dialog";
+import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
 import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
 import { WebhookRotateSecret } from "@/components/webhook-rotate-secret";
 import { WebhookTestEvent } from "@/components/webhook-test-event";
@@ -70,6 +71,11 @@ export default async function WebhookEndpointPage({ params }: { params: Params }
           </dd>
         </div>
       </dl>
+
+      <section aria-labelledby="edit-heading">
+        <h2 id="edit-heading">Change the endpoint</h2>
+        <WebhookEndpointForm endpoint={{ id: endpoint.id, url: endpoint.url, description: endpoint.description, events: endpoint.events }} />
+      </section>
 
       <section aria-labelledby="manage-heading">
         <h2 id="manage-heading">Manage</h2>
