@@ -173,6 +173,14 @@ test("on an endpoint's page an owner changes its URL, events and description; a 
     before: { url, description: "the till", events: ["plant.created"] },
     after: { url: moved, description: "the till and the shop", events: ["plant.created", "plant.deleted"] },
   });
+  // And in Activity, old → new, as a screen reader reads it.
+  await page.goto("/activity?action=webhook.changed");
+  await expect(page.locator(".field-changes").filter({ hasText: moved })).toMatchAriaSnapshot(`
+    - list:
+      - listitem: "URL: from ${url} to ${moved}"
+      - listitem: "Description: from the till to the till and the shop"
+      - listitem: "Events: from plant.created to plant.created, plant.deleted"
+  `);
 });
 
 test("the form explains what is missing, and shows the server's reason when the URL is refused", async ({ page }) => {

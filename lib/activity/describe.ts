@@ -97,7 +97,7 @@ export type FieldChange = { field: string; label: string; before?: ShownValue; a
 // (a plant's tag), which is shown as none rather than not at all.
 const WHOLE_FIELDS: Partial<Record<SubjectKind, readonly string[]>> = { plant: ["id", "name", "tag"] };
 
-const LABELS: Record<string, string> = { id: "Id" };
+const LABELS: Record<string, string> = { id: "Id", url: "URL" };
 
 // How the absence of a value reads, where "none" would say less.
 const NONE_WORDS: Record<string, string> = { tag: "no tag" };
