@@ -110,18 +110,23 @@ export function answerPrimaryForMetrics(): void {
  * workers': prom-client's clusterMetrics() answers text, not the workers'
  * JSON that AggregatorRegistry.aggregate() would take. Appending is exact
  * here because no worker has them (backupMetrics() is made only where the
- * backups run), and they are in a registry of their own, so that the
- * primary's own process metrics (its memory, its event loop) are not
- * appended as second copies of the workers' series.
+ * backups run), and they are in a registry of their own. So are the
+ * primary's own process metrics (its memory, CPU and event loop), under
+ * names of their own (plant_store_primary_...), rather than second copies of
+ * the workers' series: the server's whole memory is the workers' sum plus
+ * the primary's.
  */
 export function clusterMetrics(): { read(): Promise<string>; contentType: string } {
   const aggregator = new AggregatorRegistry();
+  const primary = new Registry();
+  collectDefaultMetrics({ register: primary, prefix: "plant_store_primary_" });
   return {
     read: async () => {
       const backups = existingProcessGlobal<BackupMetrics>(BACKUP_METRICS);
-      const [workers, own] = await Promise.all([aggregator.clusterMetrics(), backups?.registry.metrics() ?? ""]);
+      const own = backups ? Registry.merge([primary, backups.registry]) : primary;
+      const [workers, its] = await Promise.all([aggregator.clusterMetrics(), own.metrics()]);
       // Each text ends with its newline, unless it is empty (no worker up).
-      return workers + own;
+      return workers + its;
     },
     contentType: aggregator.contentType,
   };

@@ -123,6 +123,17 @@ describe("/metrics of a server with two workers", () => {
     // No series names a worker apart: the primary added them up.
     expect(series.filter((each) => /[{,]worker="/.test(each))).toEqual([]);
   });
+
+  it("gives the primary's own memory beside the workers' sum, under its own names", async () => {
+    const text = await scrape();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    const primary = value("plant_store_primary_process_resident_memory_bytes");
+    const workers = value("plant_store_process_resident_memory_bytes");
+    // The primary loads no Next, React or Prisma client: tens of MB; two workers, hundreds.
+    expect(primary).toBeGreaterThan(10e6);
+    expect(workers).toBeGreaterThan(2 * primary);
+    expect(text).toMatch(/^plant_store_primary_process_cpu_seconds_total \S+$/m);
+  });
 });
 
 function duplicates(values: readonly string[]): string[] {
