@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { createPlant, deletePlant, getPlant, getVersionedPlant, type Plant, updatePlant, type VersionCheck } from "@/lib/plants/plant-queries";
 import { plantVersionTag } from "@/lib/plants/plant-version";
-import { metrics } from "@/lib/server/metrics";
+import { groupCommitBatches } from "@/test/support/group-commit-batches";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
@@ -13,12 +13,6 @@ import { TEST_BY } from "@/test/support/test-attribution";
 // changes that race (a write lands between a change's read and its write).
 
 const database = setUpTestDatabase();
-
-/** How many batches the group commit has written (its histogram's count). */
-async function groupCommitBatches(): Promise<number> {
-  const histogram = await metrics().groupCommitBatch.get();
-  return histogram.values.find((value) => value.metricName?.endsWith("_count"))?.value ?? 0;
-}
 
 /** What a check throws to refuse a version: the version it was given. */
 class Refused extends Error {}
@@ -33,7 +27,7 @@ const onlyAt =
 describe("createPlant", () => {
   it("decides each of the plants that arrive together, written as one batch: new, the same again, or a conflict", async () => {
     await createPlant({ id: 1n, name: "Fern" }, TEST_BY);
-    const batchesBefore = await groupCommitBatches();
+    const batchesBefore = (await groupCommitBatches()).count;
     // Asked in one turn of the event loop: the group commit writes them together.
     const settled = await Promise.allSettled(
       [
@@ -45,7 +39,7 @@ describe("createPlant", () => {
         { id: 9223372036854775807n, name: "Edge" },
       ].map((plant) => createPlant(plant, TEST_BY)),
     );
-    expect(await groupCommitBatches()).toBe(batchesBefore + 1);
+    expect((await groupCommitBatches()).count).toBe(batchesBefore + 1);
     expect(settled.map((outcome) => (outcome.status === "fulfilled" ? [outcome.value.status, outcome.value.plant] : outcome.reason))).toEqual([
       ["stored", { id: 2n, name: "Ivy", tag: "climber" }],
       ["already stored", { id: 1n, name: "Fern" }],

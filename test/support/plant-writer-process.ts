@@ -3,6 +3,7 @@ import { disconnectDatabase } from "@/lib/db/client";
 import { databaseOutage } from "@/lib/db/database-outage";
 import { createPlant } from "@/lib/plants/plant-queries";
 import { metrics } from "@/lib/server/metrics";
+import { groupCommitBatches } from "@/test/support/group-commit-batches";
 import { TEST_BY } from "@/test/support/test-attribution";
 
 // One of several processes writing to one database, as a cluster worker does:
@@ -21,9 +22,6 @@ export type WriterResult = {
   failures: string[];
   /** The group commit's statements and the plants they wrote (plant_store_group_commit_batch_size). */
   batches: { count: number; plants: number };
-  /** The longest the event loop went without running a 5 ms timer, in ms. */
-  longestTickGapMs: number;
-  elapsedMs: number;
 };
 
 const [first = "1", count = "100", inFlight = "50"] = process.argv.slice(2);
@@ -32,14 +30,6 @@ async function createAll(): Promise<WriterResult> {
   const ids = Array.from({ length: Number(count) }, (_, index) => BigInt(first) + BigInt(index));
   const stored: string[] = [];
   const failures: string[] = [];
-  let longestTickGapMs = 0;
-  let lastTick = performance.now();
-  const ticking = setInterval(() => {
-    const now = performance.now();
-    longestTickGapMs = Math.max(longestTickGapMs, now - lastTick);
-    lastTick = now;
-  }, 5);
-  const started = performance.now();
   const next = ids.values();
   const lane = async () => {
     for (let id = next.next(); !id.done; id = next.next()) {
@@ -52,12 +42,7 @@ async function createAll(): Promise<WriterResult> {
     }
   };
   await Promise.all(Array.from({ length: Number(inFlight) }, lane));
-  const elapsedMs = performance.now() - started;
-  clearInterval(ticking);
-  const histogram = (await metrics().groupCommitBatch.get()).values;
-  const value = (name: string) => histogram.find((each) => each.metricName === name)?.value ?? 0;
-  const batches = { count: value("plant_store_group_commit_batch_size_count"), plants: value("plant_store_group_commit_batch_size_sum") };
-  return { stored, failures, batches, longestTickGapMs, elapsedMs };
+  return { stored, failures, batches: await groupCommitBatches() };
 }
 
 async function main(): Promise<void> {
