@@ -48,12 +48,7 @@ export function processCpuMs(pid: number): number | undefined {
 
 /** A process's resident memory, in bytes (VmRSS), or undefined once it is gone. */
 export function residentBytes(pid: number): number | undefined {
-  try {
-    const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
-  } catch {
-    return undefined;
-  }
+  return procKilobytes(`/proc/${pid}/status`, "VmRSS");
 }
 
 /**
@@ -63,8 +58,13 @@ export function residentBytes(pid: number): number | undefined {
  * node's own code, which every worker maps, once per worker.
  */
 export function proportionalBytes(pid: number): number | undefined {
+  return procKilobytes(`/proc/${pid}/smaps_rollup`, "Pss");
+}
+
+/** A "<field>: <n> kB" line of a /proc file, in bytes, or undefined when the process (or the line) is gone. */
+function procKilobytes(file: string, field: string): number | undefined {
   try {
-    const kilobytes = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
+    const kilobytes = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(file, "utf8"))?.[1];
     return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
   } catch {
     return undefined;
