@@ -27,7 +27,7 @@ import { startServer } from "@/lib/server/startup";
 // (lib/server/shutdown.ts), and the primary exits 0 once all have exited 0;
 // the backups take no more at once, and one under way is not waited for (as
 // lib/server/shutdown.ts says why).
-// It never loads Next.js, React or Prisma's client: about 50 MB resident.
+// It never loads Next.js, React or Prisma's client: about 60 MB resident (measured, docs/operations.md).
 
 // A worker that served this long had started well; one that dies sooner may die again at once
 // (a crash at start, a database that refuses it), and its replacement waits, longer each time.
