@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { HANG_GUARD_MS } from "./test/support/hang-guard";
 
 // Six projects: the unit tests (no build needed), the HTTP tests (against the
 // built app) and the CLI tests (against the built CLIs), each on SQLite and on
@@ -22,11 +23,11 @@ const SHARED_MODULES = { isolate: false };
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // expect.poll waits for what a server, a browser or a worker does in its own time: under the
-    // whole suite's load that took longer than the default second (a server action's answer, seen in CI).
-    expect: { poll: { timeout: 15_000 } },
+    // Timeouts guard against hangs, never against a slow machine (issue 31): a test, a hook and an
+    // expect.poll each wait minutes for what a server, a browser or a worker does in its own time.
+    testTimeout: 2 * HANG_GUARD_MS,
+    hookTimeout: 2 * HANG_GUARD_MS,
+    expect: { poll: { timeout: HANG_GUARD_MS } },
     // Two cores: more files at once only make the servers under test slower.
     maxWorkers: 2,
     projects: [

@@ -116,7 +116,7 @@ async function sourceState(database: TestDatabase): Promise<unknown> {
 }
 
 describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
-  it("copies every table the app keeps, verified table by table, as the app writes each engine, and leaves the source untouched", { timeout: 120_000 }, async () => {
+  it("copies every table the app keeps, verified table by table, as the app writes each engine, and leaves the source untouched", async () => {
     const source = await fresh(from);
     await fillStore(source);
     const target = await fresh(to);
@@ -152,7 +152,7 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
     expect(newest).toEqual({ id: BigInt(last) + 1n, action: "token.created" });
   });
 
-  it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", { timeout: 180_000 }, async () => {
+  it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", async () => {
     const source = await fresh(from);
     await fillManyPlants(source, 300_000);
     const target = await fresh(to);
@@ -273,7 +273,7 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
   });
 
-  it("a target another process is writing to, once it has waited for it a while", { timeout: 60_000 }, async () => {
+  it("a target another process is writing to, once it has waited for it a while", async () => {
     const source = await fresh(provider);
     const target = await fresh(provider);
     // An app's write under way on the target, held open.

@@ -7,6 +7,7 @@ import { appEnv } from "@/test/support/app-env";
 import { type CliName, cliCommand } from "@/test/support/cli";
 import { freshDatabases } from "@/test/support/set-up-test-database";
 import { type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
 // How `npm run token` and the other CLIs start (cli/launch.mjs, issue 20),
 // through npm itself, as operators type them: after `npm run build`, the
@@ -55,7 +56,7 @@ function npmRun(cwd: string, script: CliName, args: string[], options: { databas
       const done = () => resolve({ code, signal, stdout, stderr });
       // A process npm left behind would hold the pipes open: wait for the rest of the output, not forever.
       child.once("close", done);
-      setTimeout(done, 5_000).unref();
+      setTimeout(done, 30_000).unref();
     }),
   );
   return { child, output: () => stdout + stderr, exited };
@@ -73,7 +74,7 @@ function executedFiles(coverage: string): string[] {
 // makes Node that shell's process, so the SIGTERM npm forwards reaches the worker.
 async function expectWorkerToStopOnSigterm(cwd: string): Promise<void> {
   const worker = npmRun(cwd, "worker", [], { database: await freshDatabase() });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!worker.output().includes('"message":"webhook worker started"')) {
     if (worker.child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${worker.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

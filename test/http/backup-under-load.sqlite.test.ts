@@ -67,7 +67,7 @@ describe("a backup under write load", () => {
     }
   }
 
-  it("holds every plant acknowledged before it began, and restores into an app that serves them", { timeout: 180_000 }, async () => {
+  it("holds every plant acknowledged before it began, and restores into an app that serves them", async () => {
     const sent: Sent[] = [];
     let loading = true;
     const clients = Array.from({ length: CLIENTS }, async (_, client) => {

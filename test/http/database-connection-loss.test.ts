@@ -91,7 +91,7 @@ describe.runIf(postgres)("PostgreSQL: the app's connections terminated under loa
     // Answers keep coming before, between and after the terminations, however slow the machine.
     const answered = async (more: number) => {
       const target = answers.length + more;
-      await expect.poll(() => answers.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(target);
+      await expect.poll(() => answers.length, { interval: 50 }).toBeGreaterThanOrEqual(target);
     };
     const terminated: number[] = [];
     await answered(40);
@@ -126,10 +126,10 @@ describe.runIf(postgres)("PostgreSQL: the app's connections terminated under loa
     expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
     const createdIds = () => new Set(receiver.received.map((delivery) => (JSON.parse(delivery.body) as { data: { id: number } }).data.id));
     const created = [...stored.keys(), ...deleted];
-    await receiver.waitFor("an event for every plant created", () => created.every((id) => createdIds().has(id)), 30_000);
+    await receiver.waitFor("an event for every plant created", () => created.every((id) => createdIds().has(id)));
     expect(receiver.unverified()).toEqual([]);
     expect(errorLines(app)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe.runIf(postgres)("PostgreSQL: the database out of reach for a while", () => {
@@ -170,7 +170,7 @@ describe.runIf(postgres)("PostgreSQL: the database out of reach for a while", ()
     } finally {
       await proxy.open();
     }
-    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${app.url}/readyz`)).status).toBe(200);
     expect((await send(`${app.url}/plants/1`, { token: readToken })).status).toBe(200);
     expect((await send(`${app.url}/plants`, { method: "POST", token: writeToken, body: '{"id":2,"name":"After"}' })).status).toBe(200);
     expect(errorLines(app)).toEqual([]);
@@ -217,5 +217,5 @@ describe.runIf(!postgres)("SQLite: another process holds the write lock past the
     expect(await app.database.query("SELECT id FROM plants")).toEqual([]);
     expect((await send(`${app.url}/plants`, { method: "POST", token: writeToken, body: '{"id":1,"name":"Locked out"}' })).status).toBe(200);
     expect(errorLines(app)).toEqual([]);
-  }, 60_000);
+  });
 });

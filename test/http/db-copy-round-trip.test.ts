@@ -118,7 +118,7 @@ describe.runIf(testDatabaseProvider() === "postgresql")("a store moved from SQLi
     cookie = await signIn(first, "owner@plants.example");
     original = await whatItAnswers(first);
     await first.kill();
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await Promise.all(apps.map((each) => each.stop()));
@@ -137,7 +137,7 @@ describe.runIf(testDatabaseProvider() === "postgresql")("a store moved from SQLi
     expect(pending).toHaveLength(plantCount + 2);
   });
 
-  it("after a copy to PostgreSQL, answers byte for byte the same, takes the same token and session, and signs with the same webhook secret", { timeout: 120_000 }, async () => {
+  it("after a copy to PostgreSQL, answers byte for byte the same, takes the same token and session, and signs with the same webhook secret", async () => {
     const postgres = await database("postgresql");
     const secrets = { NEXTAUTH_SECRET: authSecret };
     await cli("db:migrate", postgres, [], { env: secrets });

@@ -16,8 +16,10 @@ afterAll(async () => {
 
 it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async () => {
   database = await makeTestDatabase();
-  // Grace after the signal: time to see readiness turn 503 while still serving, even on a loaded machine.
-  app = await startApp({ database, env: { SHUTDOWN_DELAY_MS: "3000" } });
+  // Grace after the signal: readiness must be seen turning 503 while the port still serves, and a
+  // loaded machine may take seconds to answer one probe beside twelve writers (issue 31). The writers
+  // stop once it has been seen, so most of the grace passes idle.
+  app = await startApp({ database, env: { SHUTDOWN_DELAY_MS: "30000" } });
   const running = app;
   const token = await createToken(database, ["plants:write"]);
   const acknowledged: bigint[] = [];
@@ -39,23 +41,23 @@ it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx
   };
   const writers = Array.from({ length: 12 }, writer);
   // Under load before the signal: at least 50 plants answered, however long a busy machine takes to.
-  await expect.poll(() => acknowledged.length, { interval: 20, timeout: 20_000 }).toBeGreaterThanOrEqual(50);
+  await expect.poll(() => acknowledged.length, { interval: 20 }).toBeGreaterThanOrEqual(50);
 
   const exit = running.kill("SIGTERM");
   const readiness = async () => {
     const response = await fetch(`${running.url}/readyz`);
     return { status: response.status, body: await response.json() };
   };
-  await expect.poll(readiness, { interval: 50, timeout: 2_500 }).toEqual({ status: 503, body: { error: 503, message: "not ready: shutting down" } });
-
-  expect(await exit).toEqual({ code: 0, signal: null });
+  await expect.poll(readiness, { interval: 50 }).toEqual({ status: 503, body: { error: 503, message: "not ready: shutting down" } });
+  // Still served during the grace, while readiness says 503: more plants answered 200.
+  const answeredAtSignal = acknowledged.length;
+  await expect.poll(() => acknowledged.length, { interval: 20 }).toBeGreaterThan(answeredAtSignal);
   stopping = true;
   await Promise.all(writers);
-  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
 
+  expect(await exit).toEqual({ code: 0, signal: null });
+  await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
   expect(statuses.filter((status) => status >= 500)).toEqual([]);
-  // More were answered during the signal's grace, while readiness said 503.
-  expect(acknowledged.length).toBeGreaterThan(50);
   const stored = new Set((await storedPlants(database)).map((plant) => plant.id));
   expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   expect(running.output()).toMatch(/"message":"shutting down"[\s\S]*"message":"shut down"/);

@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
 // The answers Node's HTTP server would write itself (issue 20): to a request
 // it cannot parse, one too slow, too large a head, an HTTP version it does not
@@ -22,8 +23,8 @@ afterAll(async () => {
 
 type Answer = { statusLine: string; headers: Record<string, string>; body: string };
 
-/** Sends the bytes and reads until the server closes the connection, which it must within the time allowed. */
-function exchange(bytes: string | null, withinMs = 6_000): Promise<Answer> {
+/** Sends the bytes and reads until the server closes the connection, which it must before the hang guard. */
+function exchange(bytes: string | null, withinMs = HANG_GUARD_MS): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let received = Buffer.alloc(0);
     const socket = connect(app.port, "127.0.0.1", () => bytes !== null && socket.write(bytes));

@@ -58,7 +58,7 @@ describe("scheduled backups on SQLite", () => {
   });
 
   it("backs up at once, then every interval, each a checked copy with every plant stored before it began; keeps the newest BACKUP_KEEP, never a manual one", async () => {
-    const first = await until(() => status(app)?.lastSuccess, 30, "the first backup");
+    const first = await until(() => status(app)?.lastSuccess, "the first backup");
     expect(isScheduledBackupName(path.basename(first.file))).toBe(true);
 
     const ids = Array.from({ length: 50 }, (_, index) => 7_000 + index);
@@ -72,7 +72,7 @@ describe("scheduled backups on SQLite", () => {
     const later = await until(() => {
       const success = status(app)?.lastSuccess;
       return success && Date.parse(success.startedAt) > acknowledged && success;
-    }, 30, "a backup begun after the plants were stored");
+    }, "a backup begun after the plants were stored");
     expect(Date.parse(later.startedAt) - Date.parse(first.startedAt)).toBeGreaterThanOrEqual(INTERVAL_MS);
     expect(await checkSqliteFile(later.file)).toEqual(["ok"]);
     const copy = new Database(later.file, { readonly: true });
@@ -84,7 +84,7 @@ describe("scheduled backups on SQLite", () => {
     const third = await until(() => {
       const success = status(app)?.lastSuccess;
       return success && Date.parse(success.startedAt) > Date.parse(later.startedAt) && success;
-    }, 30, "a third backup");
+    }, "a third backup");
     expect(readdirSync(backupDir).sort()).toEqual([path.basename(later.file), path.basename(third.file), manual].sort());
 
     const taken = logLinesOf(app).filter((line) => line.message === "backup taken");
@@ -100,7 +100,7 @@ describe("scheduled backups on SQLite", () => {
 
     // Readable by every process on the machine: an operator's script, a monitoring agent.
     expect(statSync(path.join(app.database.dataDir, "backup-status.json")).mode & 0o044).toBe(0o044);
-  }, 90_000);
+  });
 
   it("goes on with the schedule after a restart: the next backup one interval after the last began, never sooner, the metrics as the status left them", async () => {
     await app.kill();
@@ -116,10 +116,10 @@ describe("scheduled backups on SQLite", () => {
     const next = await until(() => {
       const attempt = status(app)?.lastAttempt;
       return attempt && attempt.startedAt !== before.lastAttempt.startedAt && attempt;
-    }, 30, "the first backup after the restart");
+    }, "the first backup after the restart");
     expect(Date.parse(next.startedAt) - Date.parse(before.lastAttempt.startedAt)).toBeGreaterThanOrEqual(INTERVAL_MS);
     expect(next.ok).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe("a scheduled backup that fails", () => {
@@ -139,7 +139,7 @@ describe("a scheduled backup that fails", () => {
   });
 
   it("is logged at error with its reason, and reported as failed in the status and the metrics", async () => {
-    const failed = await until(() => logLinesOf(app).find((line) => line.message === "backup failed"), 30, "the failure in the log");
+    const failed = await until(() => logLinesOf(app).find((line) => line.message === "backup failed"), "the failure in the log");
     expect(failed).toEqual(
       expect.objectContaining({ level: "error", file: expect.stringContaining("not-a-folder"), reason: expect.stringMatching(/ENOTDIR|not a directory/), lastSuccessAt: null }),
     );
@@ -151,5 +151,5 @@ describe("a scheduled backup that fails", () => {
     expect(await metric(metricsPort, 'plant_store_backups_total{outcome="failed"}')).toBe(1);
     // The app serves on.
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-  }, 60_000);
+  });
 });

@@ -15,12 +15,13 @@ let endpoint: TestEndpoint;
 let token: string;
 
 // Timeout 2 s: a dead worker's claims lapse 12 s after they were made (the time limit and a 10 s margin).
-// At a clean stop the worker waits half the shutdown deadline, 1 s, before it cuts attempts short.
+// A clean stop gets 30 s, of which a loaded machine needs a fraction: the deadline must not decide a
+// test's outcome (issue 31).
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   WEBHOOK_RETRY_SCHEDULE: ["0", ...Array<string>(40).fill("300ms")].join(","),
   WEBHOOK_TIMEOUT_MS: "2000",
-  SHUTDOWN_TIMEOUT_MS: "2000",
+  SHUTDOWN_TIMEOUT_MS: "30000",
 };
 
 beforeAll(async () => {
@@ -42,7 +43,7 @@ function post(id: number, to: { url: string } = app): Promise<number> {
   );
 }
 
-it("delivers every event after a kill -9 with attempts in flight and the receiver down at restart", { timeout: 50_000 }, async () => {
+it("delivers every event after a kill -9 with attempts in flight and the receiver down at restart", async () => {
   receiver.script(() => ({ status: 200, hang: true }));
   // As many attempts at once as the worker makes: all hang, and twelve more deliveries wait their turn.
   const ids = Array.from({ length: DEFAULT_CONCURRENCY + 12 }, (_, index) => index + 1);
@@ -54,10 +55,10 @@ it("delivers every event after a kill -9 with attempts in flight and the receive
   receiver.script(() => ({ status: 200 }));
   await app.restart();
   // Refused connections while the receiver is down: retried on the schedule.
-  await expect.poll(async () => (await deliveryRows(app.database, endpoint.id)).some((row) => row.lastError?.includes("ECONNREFUSED")), { timeout: 5_000 }).toBe(true);
+  await expect.poll(async () => (await deliveryRows(app.database, endpoint.id)).some((row) => row.lastError?.includes("ECONNREFUSED"))).toBe(true);
   await receiver.open();
 
-  await receiver.waitFor(`all ${ids.length} events acknowledged`, () => receiver.acknowledged().size === ids.length, 30_000);
+  await receiver.waitFor(`all ${ids.length} events acknowledged`, () => receiver.acknowledged().size === ids.length);
   await expect.poll(async () => (await deliveryRows(app.database, endpoint.id)).map((row) => row.status)).toEqual(Array(ids.length).fill("delivered"));
   expect(receiver.unverified()).toEqual([]);
   // Whatever was sent twice was the same event under the same webhook-id, for the receiver to drop.
@@ -65,13 +66,12 @@ it("delivers every event after a kill -9 with attempts in flight and the receive
 });
 
 it("on SIGTERM, exits 0 and gives back the delivery it was still sending, unattempted", async () => {
-  // An app whose attempts time out after 30 s, not 2: on a loaded machine a 2 s
-  // attempt could end by itself before the stop's 1 s wait was over, and be
-  // retried rather than given back. And 6 s to stop, not 2: the worker waits
-  // half of it before it cuts the attempt short, and a loaded machine took
-  // more than the other second to finish stopping (exit status 1).
+  // The race between the stop and the attempt must not decide the outcome (issue 31). The worker waits
+  // half the shutdown deadline (15 s) before it cuts the attempt short, and the rest of the stop gets
+  // the other half, many times what a loaded machine needs. The attempt's own time limit (10 minutes)
+  // cannot run out first, or it would be retried rather than given back.
   expect(await app.kill("SIGTERM")).toEqual({ code: 0, signal: null });
-  const patient = await startApp({ database: app.database, env: { ...ENV, WEBHOOK_TIMEOUT_MS: "30000", SHUTDOWN_TIMEOUT_MS: "6000" } });
+  const patient = await startApp({ database: app.database, env: { ...ENV, WEBHOOK_TIMEOUT_MS: "600000" } });
   receiver.received.length = 0;
   receiver.script(() => ({ status: 200, hang: true }));
   expect(await post(100, patient)).toBe(200);
@@ -84,7 +84,6 @@ it("on SIGTERM, exits 0 and gives back the delivery it was still sending, unatte
 
   receiver.script(() => ({ status: 200 }));
   await app.restart();
-  await receiver.waitFor("the delivery, sent again", () => receiver.acknowledged().size === 1, 10_000);
+  await receiver.waitFor("the delivery, sent again", () => receiver.acknowledged().size === 1);
   expect(receiver.received.map((delivery) => delivery.id)).toEqual([pending[0]!.eventId, pending[0]!.eventId]);
-  // Two stops and two starts of the app, each some seconds in a full run beside the other files: past 30 s twice in ten runs.
-}, 60_000);
+});

@@ -43,11 +43,13 @@ it("sends nothing from an app with WEBHOOK_WORKER=off; the worker process sends 
   expect(receiver.received).toEqual([]);
   expect(app.output()).not.toContain("webhook worker started");
 
-  worker = await startWorkerProcess(app.database, { ...ENV, SHUTDOWN_TIMEOUT_MS: "1000" });
-  await receiver.waitFor("the delivery", () => receiver.acknowledged().size === 1, 10_000);
+  // At SIGTERM it waits half its 30 s deadline for the hanging attempt below, then cuts it short and has the
+  // other half to stop, many times what a loaded machine needs; the attempt's own limit cannot run out first.
+  worker = await startWorkerProcess(app.database, { ...ENV, WEBHOOK_TIMEOUT_MS: "600000", SHUTDOWN_TIMEOUT_MS: "30000" });
+  await receiver.waitFor("the delivery", () => receiver.acknowledged().size === 1);
   // What the app writes now reaches the worker at its next poll.
   await post(2);
-  await receiver.waitFor("the second delivery", () => receiver.acknowledged().size === 2, 10_000);
+  await receiver.waitFor("the second delivery", () => receiver.acknowledged().size === 2);
   expect(receiver.unverified()).toEqual([]);
 });
 
@@ -55,7 +57,7 @@ it("on SIGTERM, gives back the delivery it was sending and exits 0", async () =>
   receiver.received.length = 0;
   receiver.script(() => ({ status: 200, hang: true }));
   await post(3);
-  await receiver.waitFor("the attempt", () => receiver.received.length === 1, 10_000);
+  await receiver.waitFor("the attempt", () => receiver.received.length === 1);
   expect(await worker!.kill("SIGTERM")).toEqual({ code: 0, signal: null });
   const messages = messagesInTimeOrder(worker!.output());
   expect(inOrder(messages, ["shutting down", "webhook worker stopped", "shut down"]), messages.join("\n")).toBe(true);

@@ -43,7 +43,7 @@ it("migrates a fresh database once, in the primary, before any worker listens", 
 
 type Outcome = { id: bigint; startedAt: number; answeredAt: number; status?: number; requestId?: string; failure?: string };
 
-it("replaces a worker killed with SIGKILL in its place, the other answering meanwhile, and the new one serves", { timeout: 90_000 }, async () => {
+it("replaces a worker killed with SIGKILL in its place, the other answering meanwhile, and the new one serves", async () => {
   const primary = app.pid()!;
   const workers = childPids(primary);
   expect(workers).toHaveLength(2);
@@ -59,7 +59,7 @@ it("replaces a worker killed with SIGKILL in its place, the other answering mean
       // A connection left hanging would show as TIMEOUT.
       const body = `{"id":${id},"name":"Through a crash"}`;
       const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-      await send(`${app.url}/plants`, { method: "POST", headers, body, timeoutMs: 10_000 }).then(
+      await send(`${app.url}/plants`, { method: "POST", headers, body, timeoutMs: 60_000 }).then(
         (answer) => outcomes.push({ id, startedAt, answeredAt: Date.now(), status: answer.status, requestId: answer.requestId }),
         (error: unknown) => outcomes.push({ id, startedAt, answeredAt: Date.now(), failure: failureCode(error) }),
       );
@@ -67,7 +67,7 @@ it("replaces a worker killed with SIGKILL in its place, the other answering mean
   };
   const writers = Array.from({ length: 6 }, writer);
   const answered = () => outcomes.filter((outcome) => outcome.status !== undefined).length;
-  await expect.poll(answered, { interval: 20, timeout: 20_000 }).toBeGreaterThanOrEqual(30);
+  await expect.poll(answered, { interval: 20 }).toBeGreaterThanOrEqual(30);
 
   process.kill(victim, "SIGKILL");
   const died = () => logLines(app.output()).find((line) => line.message === "a worker died; starting another in its place");
@@ -77,7 +77,7 @@ it("replaces a worker killed with SIGKILL in its place, the other answering mean
   const place = death.worker!;
   // The replacement says it listens, in the same place.
   const listeningAt = (line: LogLine) => line.message === "worker listening" && line.worker === place;
-  await expect.poll(() => logLines(app.output()).filter(listeningAt).length, { timeout: 45_000 }).toBe(2);
+  await expect.poll(() => logLines(app.output()).filter(listeningAt).length).toBe(2);
   const replacedAt = Date.parse(logLines(app.output()).filter(listeningAt)[1]!.time);
   // It serves: requests after it listened are answered in its place, as well as in the other.
   const servedBy = (worker: number) => outcomes.filter((outcome) => outcome.startedAt > replacedAt && workerOfRequest(app.output(), outcome.requestId ?? "") === worker).length;

@@ -1,3 +1,4 @@
+import { HANG_GUARD_MS } from "./hang-guard";
 // The app's log as a test reads it: one JSON object a line on stdout
 // (lib/server/log.ts), other output (stderr's messages) left out. With several
 // workers, a worker's lines name its place in "worker"; the primary's have none.
@@ -26,8 +27,8 @@ export function inTimeOrder(lines: LogLine[]): LogLine[] {
     .map(({ line }) => line);
 }
 
-/** The first line `match` takes, once logged; waits for it (in a hook too, where expect.poll cannot), failing after `timeoutMs`. */
-export async function waitForLine(output: () => string, match: (line: LogLine) => boolean, timeoutMs = 30_000): Promise<LogLine> {
+/** The first line `match` takes, once logged; waits for it (in a hook too, where expect.poll cannot), failing after the hang guard. */
+export async function waitForLine(output: () => string, match: (line: LogLine) => boolean, timeoutMs = HANG_GUARD_MS): Promise<LogLine> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const line = logLines(output()).find(match);

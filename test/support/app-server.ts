@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { appEnv, startScriptArguments } from "./app-env";
 import { tokenCli } from "./cli";
+import { HANG_GUARD_MS } from "./hang-guard";
 import { makeTestDatabase, type TestDatabase } from "./test-database";
 
 // Starts the real, built app (`npm start`: server.ts) on its own port, on a fresh test
@@ -134,14 +135,12 @@ export async function startApp(
  * Until the app answers. With several workers (issue 25), until every one
  * listens: the first answers while the others still load Next, and a test
  * that spreads requests over them would find one. The primary says so in its
- * "listening" line (read where the log level shows it). Workers take longer
- * to start on two busy cores, hence the longer wait.
+ * "listening" line (read where the log level shows it).
  */
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string, env: NodeJS.ProcessEnv): Promise<void> {
   const workers = env.WEB_CONCURRENCY !== "1";
   const allListen = workers && ["debug", "info", undefined, ""].includes(env.LOG_LEVEL);
-  const seconds = workers ? 60 : 30;
-  const deadline = Date.now() + seconds * 1000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}:\n${output()}`);
     try {
@@ -153,7 +152,7 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the app did not start within ${seconds} s:\n${output()}`);
+  throw new Error(`the app did not start within ${HANG_GUARD_MS / 1000} s:\n${output()}`);
 }
 
 /** A token made with the token CLI; a label of its own lets a test find its record among other files' tokens (on the shared app). */

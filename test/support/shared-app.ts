@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, inject } from "vitest";
 import { type AppServer, createToken } from "./app-server";
 import { testDatabaseAt, type TestDatabasePlace } from "./test-database";
+import { HANG_GUARD_MS } from "./hang-guard";
 
 // The app the HTTP test files share, one per engine (issue 20): started once by
 // test/support/shared-app-global-setup.ts, not once per file, on a database of
@@ -54,7 +55,7 @@ export async function sharedAppWithTokens(): Promise<SharedAppWithTokens> {
 // directory (mkdir either makes one or fails, atomically, across processes),
 // gone with it at the end of the run.
 
-const WAIT_FOR_IDS_MS = 20_000;
+const WAIT_FOR_IDS_MS = HANG_GUARD_MS;
 const heldHere = new Set<bigint>();
 
 /**

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { HANG_GUARD_MS } from "./hang-guard";
 
 // A real SMTP server inside the test process (smtp-server): the app sends to
 // it through SMTP_URL as it would to the store's mail provider, and the test
@@ -29,7 +30,7 @@ export async function startSmtpServer(): Promise<SmtpTestServer> {
     port: 0,
     received,
     refuse: false,
-    nextMailTo: (to, timeoutMs = 10_000) => waitForMail(to.toLowerCase(), timeoutMs),
+    nextMailTo: (to, timeoutMs = HANG_GUARD_MS) => waitForMail(to.toLowerCase(), timeoutMs),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const taken = new Set<ReceivedMail>();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { HANG_GUARD_MS } from "./hang-guard";
 
 // A real webhook receiver for the tests: node:http on 127.0.0.1, answering as
 // a script says (a status, Retry-After, a delay, or no answer at all), and
@@ -123,7 +124,7 @@ export async function startWebhookReceiver(options: { port?: number } = {}): Pro
     },
     acknowledged: () => new Set(received.filter((delivery) => delivery.answered !== undefined && delivery.answered < 300).map((delivery) => delivery.id)),
     unverified: () => received.filter((delivery) => !delivery.verifiedWith.every(Boolean) || delivery.verifiedWith.length === 0),
-    waitFor: async (what: string, done: () => boolean, timeoutMs = 20_000) => {
+    waitFor: async (what: string, done: () => boolean, timeoutMs = HANG_GUARD_MS) => {
       const deadline = Date.now() + timeoutMs;
       while (!done()) {
         if (Date.now() > deadline) throw new Error(`the receiver waited ${timeoutMs} ms for ${what}; it has ${received.length} deliveries`);
