@@ -4,6 +4,7 @@ import { defineConfig, devices, type Project } from "@playwright/test";
 import type { E2eDatabase } from "./test/support/e2e-databases";
 import { appEnv, START_SCRIPT } from "./test/support/app-env";
 import { chromiumPath } from "./test/support/chromium";
+import { HANG_GUARD_MS } from "./test/support/hang-guard";
 
 // End-to-end runs against the BUILT app (`npm run build` first; `npm test`
 // does): Playwright starts two apps on SQLite and one on PostgreSQL, each on a
@@ -52,8 +53,10 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Timeouts guard against hangs, never against a slow machine (issue 31): minutes for a test, a minute
+  // for one expectation to come true.
+  timeout: 2 * HANG_GUARD_MS,
+  expect: { timeout: HANG_GUARD_MS / 3 },
   outputDir: "test-results",
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   globalTeardown: "./test/support/e2e-teardown.ts",
@@ -84,7 +87,7 @@ export default defineConfig({
     command: START_SCRIPT,
     url: `${database.baseURL}/sign-in`,
     reuseExistingServer: !process.env.CI,
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
     stdout: "ignore" as const,
     stderr: "pipe" as const,
     env: definedOnly(

@@ -11,8 +11,6 @@ for (const width of [1280, 375]) {
     test.use({ viewport: { width, height: 800 } });
 
     test("staff pages", async ({ page, sql }) => {
-      // Eight pages under axe, some twice: longer than one test's default on a busy machine.
-      test.slow();
       // Rows in both tables and a freshly shown token: the widest each page gets.
       const plant = { id: 990000 + width, name: "Dracaena trifasciata, the snake plant with a long name", tag: "succulent" };
       expect((await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: plant })).status()).toBe(200);
@@ -82,7 +80,6 @@ for (const width of [1280, 375]) {
     });
 
     test("the plants list with results, a plant's page, its delete dialog and a change made meanwhile", async ({ page, sql }) => {
-      test.slow();
       const plant = { id: 995000 + width, name: "Dracaena trifasciata, the snake plant with a long name", tag: "succulent" };
       expect((await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: plant })).status()).toBe(200);
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -127,10 +124,6 @@ for (const width of [1280, 375]) {
       // Opened and tried out, the reference is the same markup at both widths, and the phone is where it may not fit:
       // checked there only, as it is by far the slowest page under axe.
       if (width === 375) test("API reference with every operation open and tried out", async ({ page }) => {
-        // Opened, the reference is a large page: axe alone takes 10 s or more on a busy machine, and the whole
-        // test 25 s on a quiet one but over 90 s (test.slow()'s limit) in a full run beside the other lanes,
-        // with seven operations open.
-        test.setTimeout(240_000);
         await page.goto("/docs");
         // The seven operations and the four webhook events.
         const openers = page.locator(".opblock-summary-control");

@@ -87,7 +87,6 @@ test.describe("on SQLite", () => {
   });
 
   test("the page passes axe at 1280 and 375 px with a failed backup shown, and nothing scrolls sideways", async ({ page, database }) => {
-    test.slow();
     await withBrokenBackupFolder(database.env.BACKUP_DIR!, async () => {
       await page.goto("/backups");
       await page.getByRole("button", { name: "Back up now" }).click();

@@ -20,7 +20,6 @@ let smtp: SmtpTestServer;
 let app: AppServer;
 
 test.beforeAll(async () => {
-  test.setTimeout(60_000);
   smtp = await startSmtpServer();
   // Emailed links lead to NEXTAUTH_URL, which email requires: the app's own address here.
   const port = await freePort();

@@ -58,8 +58,6 @@ async function expectFits(page: Page, what: string) {
 }
 
 test("long labels, URLs, descriptions and errors fit at 1280 px and 375 px", async ({ page, database, sql }) => {
-  // Axe on three long pages at two widths.
-  test.slow();
   for (const label of [UNBROKEN_LABEL, WORDED_LABEL]) {
     expect(await runCli("token", ["create", "--name", label, "--scope", "plants:read"], { database }), "token CLI").toMatchObject({ code: 0 });
   }

@@ -68,8 +68,6 @@ test("pages name the web app manifest and the icon, which load under the page's 
 });
 
 test("plants added offline wait in the browser, survive a reload, and are stored once each when the connection returns", async ({ page, context, sql }) => {
-  // Three plants, two reloads, the return of the connection and axe: longer than one test's default on a busy machine.
-  test.slow();
   await visitAndKeepOffline(page);
   // The id the store offers (one more than its largest); other specs may have stored larger ones than these.
   const offered = BigInt(await page.getByLabel("Id").inputValue());

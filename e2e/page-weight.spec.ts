@@ -21,8 +21,6 @@ function expectLight(weights: Record<string, ScriptWeight>): void {
 }
 
 test("every staff page loads at most 180 kB of gzipped script on a first visit, and nothing more by itself", async ({ browser, database, ownerState, page }) => {
-  // Eight pages, each in a fresh browser context, each until its network is quiet.
-  test.slow();
   const plant = await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: { id: 7_630_001, name: "Weighed fern" } });
   expect(plant.status()).toBe(200);
   const hook = await runCli("webhook", ["create", "--url", "http://127.0.0.1:9/page-weight", "--event", "plant.created"], {
@@ -43,8 +41,6 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
 });
 
 test("sign-in, setup and an invitation's page load at most 180 kB of gzipped script signed out, and nothing more by themselves", async ({ browser, database }) => {
-  // It starts an app of its own.
-  test.slow();
   // /setup is there only while the database has no account (then it answers 404), and this run's owner is
   // made before any spec: it is weighed on an app of its own, on an empty database.
   const empty = await startApp();

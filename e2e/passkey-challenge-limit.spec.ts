@@ -20,7 +20,6 @@ const REFUSED = "Too many passkey sign-ins started from your address. Wait 1 min
 let app: AppServer;
 
 test.beforeAll(async () => {
-  test.setTimeout(60_000);
   app = await startApp({ env: { RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS: "2/1m" } });
   const args = ["create", "--email", ACCOUNT.email, "--name", ACCOUNT.name, "--role", "staff"];
   expect(await runCli("user", args, { database: app.database, stdin: `${ACCOUNT.password}\n` }), "user CLI").toMatchObject({ code: 0 });

@@ -26,7 +26,6 @@ let smtp: SmtpTestServer;
 let app: AppServer;
 
 test.beforeAll(async ({ database }) => {
-  test.setTimeout(60_000);
   smtp = await startSmtpServer();
   // Emailed links lead to NEXTAUTH_URL, which email requires: this app's own address.
   const port = await freePort();

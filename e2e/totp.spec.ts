@@ -42,8 +42,6 @@ async function axeAtBothWidths(page: Page): Promise<void> {
 }
 
 test("turning on an authenticator app, then signing in with a code or a recovery code, each once, and turning it off", async ({ browser, baseURL, createUserWithCli }) => {
-  // One story across five browsers, with axe at two widths on four views: about 17 s alone on SQLite, over 30 s beside the other lanes.
-  test.slow();
   const email = `tia-${randomUUID().slice(0, 8)}@plants.example`;
   await createUserWithCli({ email, name: "Tia Totp", role: "staff", password: PASSWORD });
 

@@ -115,9 +115,7 @@ it("on stop, cuts short an attempt still running after the wait and gives its de
   worker = startWebhookWorker({ pollMs: 100 });
   await createPlant({ id: nextPlant++, name: "Interrupted" }, TEST_BY);
   await receiver.waitFor("the attempt", () => receiver.received.length === 1);
-  const started = Date.now();
   await worker.stop(200);
-  // Not the attempt's 5 s time-out.
-  expect(Date.now() - started).toBeLessThan(2_500);
+  // Cut short, not ended by the attempt's own 5 s time-out: that would have been recorded as an attempt.
   expect(await db().webhookDelivery.findFirst({ select: { status: true, attempts: true, claimedUntil: true } })).toEqual({ status: "pending", attempts: 0, claimedUntil: null });
 });
