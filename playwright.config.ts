@@ -5,6 +5,7 @@ import type { E2eDatabase } from "./test/support/e2e-databases";
 import { appEnv, START_SCRIPT } from "./test/support/app-env";
 import { chromiumPath } from "./test/support/chromium";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
+import { testReportFile } from "./test/support/test-reports";
 
 // End-to-end runs against the BUILT app (`npm run build` first; `npm test`
 // does): Playwright starts two apps on SQLite and one on PostgreSQL, each on a
@@ -17,6 +18,7 @@ import { HANG_GUARD_MS } from "./test/support/hang-guard";
 //   TEST_POSTGRES_URL         the PostgreSQL server to make the database on (default: local, user postgres)
 
 const chromium = chromiumPath();
+const reportFile = testReportFile();
 
 // Playwright loads this file again in every worker process; the databases are
 // made once, in the runner (a child process, as this file must load
@@ -58,7 +60,8 @@ export default defineConfig({
   timeout: 2 * HANG_GUARD_MS,
   expect: { timeout: HANG_GUARD_MS / 3 },
   outputDir: "test-results",
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  // Under `npm test`, a JSON report too, for the run's slowest tests.
+  reporter: [["list"], ...(process.env.CI ? [["html", { open: "never" }] as const] : []), ...(reportFile ? [["json", { outputFile: reportFile }] as const] : [])],
   globalTeardown: "./test/support/e2e-teardown.ts",
   use: {
     // Off: recording a trace of every test to keep the failed ones cost about 15 %

@@ -1,6 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
+import { testReportFile } from "./test/support/test-reports";
+
+// Under `npm test`, a JSON report beside the usual output, for the run's slowest tests.
+const reportFile = testReportFile();
 
 // Six projects: the unit tests (no build needed), the HTTP tests (against the
 // built app) and the CLI tests (against the built CLIs), each on SQLite and on
@@ -28,6 +32,7 @@ export default defineConfig({
     testTimeout: 2 * HANG_GUARD_MS,
     hookTimeout: 2 * HANG_GUARD_MS,
     expect: { poll: { timeout: HANG_GUARD_MS } },
+    reporters: reportFile ? ["default", ["json", { outputFile: reportFile }]] : ["default"],
     // Two cores: more files at once only make the servers under test slower.
     maxWorkers: 2,
     projects: [

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { setPriority } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { setPriority, tmpdir } from "node:os";
+import path from "node:path";
+import { slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
 
 // `npm test`: every stage of the suite, each the npm script a developer runs
 // alone, started as soon as what it needs is done, rather than one after the
@@ -41,7 +44,10 @@ const STAGES: Stage[] = [
   { script: "test:cli", after: ["build"], waits: ["test:e2e"] },
 ];
 
-type Outcome = { status: "passed" | "failed" | "not run"; seconds: number; output?: string };
+type Outcome = { status: "passed" | "failed" | "not run"; seconds: number; cpuSeconds?: number; output?: string };
+
+// Where the test runners write their JSON reports, read at the end for the slowest tests.
+const reports = mkdtempSync(path.join(tmpdir(), "plant-store-test-reports-"));
 
 const started = Date.now();
 const outcomes = new Map<string, Outcome>();
@@ -56,23 +62,31 @@ function log(line: string): void {
 function run(stage: Stage): Promise<void> {
   const since = Date.now();
   log(`${stage.script}: started`);
-  // Its own process group, so that an interrupted run stops the stage's whole tree.
-  const child = spawn("npm", ["run", stage.script], {
+  // Its own process group, so that an interrupted run stops the stage's whole tree. Through bash, whose
+  // `times` then tells the CPU time of the stage's processes (those waited for: every one a runner starts).
+  const child = spawn("bash", ["-c", 'npm run "$0"; status=$?; times >&3; exit $status', stage.script], {
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...stage.env, ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    env: { ...process.env, ...stage.env, [TEST_REPORTS_VARIABLE]: reports, ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
   });
   running.set(stage.script, child);
   // Set before npm starts the script (it takes a few hundred milliseconds to), which inherits it.
   if (stage.yields && child.pid) setPriority(child.pid, 5);
   const output: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk));
+  let times = "";
+  (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => (times += chunk.toString()));
   return new Promise((resolve) => {
     child.on("close", (code) => {
       running.delete(stage.script);
       const text = Buffer.concat(output);
-      const outcome: Outcome = { status: code === 0 ? "passed" : "failed", seconds: seconds(since), ...(code !== 0 && { output: text.toString("utf8") }) };
+      const outcome: Outcome = {
+        status: code === 0 ? "passed" : "failed",
+        seconds: seconds(since),
+        cpuSeconds: childrenCpuSeconds(times),
+        ...(code !== 0 && { output: text.toString("utf8") }),
+      };
       outcomes.set(stage.script, outcome);
       process.stdout.write(`\n──── ${stage.script}: ${outcome.status} in ${outcome.seconds.toFixed(1)} s ────\n`);
       process.stdout.write(text);
@@ -119,13 +133,34 @@ function failures(): void {
   }
 }
 
+/** The children's user and system time from bash's `times` (its second line: "1m2.500s 0m3.250s"). */
+function childrenCpuSeconds(times: string): number | undefined {
+  const line = times.trim().split("\n")[1];
+  const parts = line?.match(/(\d+)m([\d.]+)s/g);
+  if (!parts || parts.length !== 2) return undefined;
+  return parts.reduce((sum, part) => {
+    const [, minutes, secs] = /(\d+)m([\d.]+)s/.exec(part)!;
+    return sum + Number(minutes) * 60 + Number(secs);
+  }, 0);
+}
+
+function slowest(): void {
+  const tests = slowestTests(reports, 20);
+  if (tests.length === 0) return;
+  process.stdout.write("\nnpm test: the 20 slowest tests (seconds, stage, file > test)\n");
+  for (const test of tests) process.stdout.write(`  ${test.seconds.toFixed(1).padStart(6)}  ${test.stage.padEnd(10)} ${test.file} > ${test.name}\n`);
+}
+
 function summary(): void {
-  process.stdout.write("\nnpm test: stage        status    seconds\n");
+  process.stdout.write("\nnpm test: stage        status    seconds  CPU seconds\n");
+  let cpu = 0;
   for (const { script } of STAGES) {
     const outcome = outcomes.get(script);
-    process.stdout.write(`          ${script.padEnd(12)} ${(outcome?.status ?? "not run").padEnd(9)} ${outcome ? outcome.seconds.toFixed(1).padStart(7) : ""}\n`);
+    cpu += outcome?.cpuSeconds ?? 0;
+    const cpuText = outcome?.cpuSeconds === undefined ? "" : outcome.cpuSeconds.toFixed(0).padStart(12);
+    process.stdout.write(`          ${script.padEnd(12)} ${(outcome?.status ?? "not run").padEnd(9)} ${outcome ? outcome.seconds.toFixed(1).padStart(7) : ""}${cpuText}\n`);
   }
-  process.stdout.write(`          ${"whole run".padEnd(22)} ${seconds(started).toFixed(1).padStart(7)}\n`);
+  process.stdout.write(`          ${"whole run".padEnd(22)} ${seconds(started).toFixed(1).padStart(7)}${cpu.toFixed(0).padStart(12)}\n`);
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -140,6 +175,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 void runAll().then(() => {
   failures();
+  slowest();
+  rmSync(reports, { recursive: true, force: true });
   summary();
   process.exitCode = !interrupted && [...outcomes.values()].every((outcome) => outcome.status === "passed") ? 0 : 1;
 });
