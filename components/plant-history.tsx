@@ -3,6 +3,7 @@ import { type ActorShown, ActorName } from "@/components/actor-name";
 import { CardTable } from "@/components/card-table";
 import { type FieldChangeShown, FieldChanges } from "@/components/field-changes";
 import { LocalTime } from "@/components/local-time";
+import { HistoryRowsFor } from "@/components/plant-history-rows-for";
 import { plantHistoryHref } from "@/lib/validations/plant-history-page";
 
 // A plant's history on its page (issue 22): its changes newest first, each
@@ -30,24 +31,26 @@ export function PlantHistory({ plantId, entries, next, linkToActivity, before, m
   return (
     <section id="plant-history" aria-labelledby="plant-history-title">
       <h2 id="plant-history-title">History</h2>
-      {mistakenBefore && <p>The address asked for older changes in a way this page does not understand: these are the newest.</p>}
-      {entries.length === 0 ? (
-        <p>{before === undefined ? "No changes to this plant are on record." : "There are no older changes."}</p>
-      ) : (
-        <CardTable
-          labelledBy="plant-history-title"
-          rowHeader={{ header: "When", cell: (entry) => <LocalTime date={entry.at} /> }}
-          columns={[
-            { header: "Who", cell: (entry) => <ActorName actor={entry.who} linkToActivity={linkToActivity} />, breakAnywhere: true },
-            { header: "What", cell: (entry) => entry.what },
-            // The plant's id is this page's own: only what else it had or changed.
-            { header: "Values", cell: (entry) => <FieldChanges changes={entry.changes.filter((change) => change.field !== "id")} />, breakAnywhere: true },
-          ]}
-          rows={entries}
-          rowKey={(entry) => entry.id.toString()}
-        />
-      )}
-      <HistoryPager plantId={plantId} next={next} paged={before !== undefined} />
+      <HistoryRowsFor before={before?.toString()}>
+        {mistakenBefore && <p>The address asked for older changes in a way this page does not understand: these are the newest.</p>}
+        {entries.length === 0 ? (
+          <p>{before === undefined ? "No changes to this plant are on record." : "There are no older changes."}</p>
+        ) : (
+          <CardTable
+            labelledBy="plant-history-title"
+            rowHeader={{ header: "When", cell: (entry) => <LocalTime date={entry.at} /> }}
+            columns={[
+              { header: "Who", cell: (entry) => <ActorName actor={entry.who} linkToActivity={linkToActivity} />, breakAnywhere: true },
+              { header: "What", cell: (entry) => entry.what },
+              // The plant's id is this page's own: only what else it had or changed.
+              { header: "Values", cell: (entry) => <FieldChanges changes={entry.changes.filter((change) => change.field !== "id")} />, breakAnywhere: true },
+            ]}
+            rows={entries}
+            rowKey={(entry) => entry.id.toString()}
+          />
+        )}
+        <HistoryPager plantId={plantId} next={next} paged={before !== undefined} />
+      </HistoryRowsFor>
     </section>
   );
 }

@@ -111,9 +111,29 @@ test("a long history is paged, 20 changes at a time, by record ids above 2^53", 
   expect(api.status(), await api.text()).toBe(200);
   expect(api.headers()["link"]).toContain(`before=${/historyBefore=(\d+)/.exec(href!)![1]}`);
 
+  // A slow connection: the older page's payload takes seconds to come. Watched from inside the page, at
+  // every change to it and every frame, its address and its rows never disagree: the newest 20 under
+  // the older page's address would be one page's rows under another's (issue 31).
+  await page.route(/historyBefore=/, async (route) => {
+    if (route.request().resourceType() !== "document" && !route.request().headers()["next-router-prefetch"]) await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await route.continue();
+  });
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    const check = () => {
+      const rows = document.querySelectorAll("#plant-history tbody tr").length;
+      if (location.search.includes("historyBefore") && rows === 20) seen.push(`${location.href} with ${rows} rows`);
+    };
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+    const everyFrame = () => (check(), requestAnimationFrame(everyFrame));
+    everyFrame();
+    Object.assign(window, { historyMismatches: seen });
+  });
   await older.click();
   await expect(page).toHaveURL(new RegExp(`/plants/${id}\\?historyBefore=\\d+#plant-history$`));
   await expect(changes(page)).toHaveCount(2);
+  expect(await page.evaluate(() => (window as unknown as { historyMismatches: string[] }).historyMismatches)).toEqual([]);
+  await page.unroute(/historyBefore=/);
   await expect(cells(changes(page).first()).nth(2)).toHaveAccessibleName("Name: from v0 to v1");
   await expect(cells(changes(page).last()).nth(1)).toHaveAccessibleName("created");
   await expect(page.getByRole("link", { name: "Older changes" })).toHaveCount(0);
