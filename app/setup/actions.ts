@@ -17,7 +17,7 @@ export async function setUpOwner(values: unknown): Promise<string | undefined> {
   try {
     owner = await createFirstOwner(parsed.data, await actionOrigin());
   } catch (error) {
-    // The strength rule (lib/auth/password-strength.ts) says why, for the form.
+    // The strength rule (lib/auth/passwords/password-strength.ts) says why, for the form.
     if (error instanceof WeakPasswordError) return sentence(error.message);
     throw error;
   }

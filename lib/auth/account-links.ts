@@ -4,8 +4,8 @@ import { type Attribution, personActor, type RequestOrigin } from "@/lib/activit
 import { recordActivity } from "@/lib/activity/record";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LinkUnusableError } from "@/lib/auth/account-errors";
 import { hashLinkSecret, isLinkSecret, newLinkSecret } from "@/lib/auth/link-secret";
-import { requireStrongPassword } from "@/lib/auth/password-strength";
-import { hashPassword } from "@/lib/auth/passwords";
+import { requireStrongPassword } from "@/lib/auth/passwords/password-strength";
+import { hashPassword } from "@/lib/auth/passwords/passwords";
 import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/users";
 import { type AccountLink, db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";

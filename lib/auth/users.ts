@@ -3,10 +3,10 @@ import { accountRecord, NO_ACCOUNT } from "@/lib/activity/account-records";
 import { APP_ACTOR, type Attribution, personActor, type RequestOrigin } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import { EmailTakenError } from "@/lib/auth/account-errors";
-import { requireStrongPassword } from "@/lib/auth/password-strength";
+import { requireStrongPassword } from "@/lib/auth/passwords/password-strength";
 import { db, Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
-import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords";
+import { hashPassword, spendVerifyTime, verifyPassword } from "@/lib/auth/passwords/passwords";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 

@@ -50,7 +50,7 @@ export type NewInvitation = z.output<typeof newInvitationSchema>;
 /**
  * Accepting an invitation: the email and role are the invitation's. Whether
  * the password is too easy to guess is decided on the server
- * (lib/auth/password-strength.ts), whose dictionaries stay out of the browser.
+ * (lib/auth/passwords/password-strength.ts), whose dictionaries stay out of the browser.
  */
 export const invitationAcceptanceSchema = z.object({ name: personNameSchema, password: passwordSchema });
 export type InvitationAcceptance = z.output<typeof invitationAcceptanceSchema>;

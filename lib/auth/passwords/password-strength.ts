@@ -16,7 +16,7 @@ import { WeakPasswordError } from "@/lib/auth/account-errors";
 
 // zxcvbn's scale: 0 and 1 fall to an online attack, 2 to an offline attack on
 // a slow hash; 3 ("safely unguessable", about 10^8 guesses and more) is the
-// usual bar, and argon2id (lib/auth/passwords.ts) makes each guess costly.
+// usual bar, and argon2id (lib/auth/passwords/passwords.ts) makes each guess costly.
 export const MIN_PASSWORD_SCORE = 3;
 
 // zxcvbn judges only this many characters: its matching grows faster than the

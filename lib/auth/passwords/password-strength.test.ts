@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WeakPasswordError } from "@/lib/auth/account-errors";
-import { passwordWeakness, requireStrongPassword } from "@/lib/auth/password-strength";
+import { passwordWeakness, requireStrongPassword } from "@/lib/auth/passwords/password-strength";
 
 // zxcvbn's judgement with the dictionaries the app loads. The examples are
 // clear cases on either side of the bar (score 3), not its edge.
