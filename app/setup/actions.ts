@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { actionOrigin } from "@/lib/activity/action-attribution";
 import { WeakPasswordError } from "@/lib/auth/account-errors";
-import { createFirstOwner, type StaffUser } from "@/lib/auth/users";
+import { createFirstOwner, type StaffUser } from "@/lib/auth/accounts/users";
 import { sentence } from "@/lib/validations/sentence";
 import { ownerSetupSchema } from "@/lib/validations/user";
 

@@ -5,7 +5,7 @@ import { PasskeySignIn } from "@/components/passkey-sign-in";
 import { SignInForm } from "@/components/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { currentStaffSession } from "@/lib/auth/require-staff";
-import { hasAnyUser } from "@/lib/auth/users";
+import { hasAnyUser } from "@/lib/auth/accounts/users";
 import { mailConfigured } from "@/lib/mail/mailer";
 
 export const dynamic = "force-dynamic";

@@ -7,7 +7,7 @@ import { type ActivityEntry, subjectHistory } from "@/lib/activity/history";
 import type { SubjectKind } from "@/lib/activity/record";
 import { createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { revokeTokenFor } from "@/lib/auth/token-access";
-import type { StaffUser } from "@/lib/auth/users";
+import type { StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { createPlant } from "@/lib/plants/plant-queries";
 import { claimDueDeliveries } from "@/lib/webhooks/delivery-claims";

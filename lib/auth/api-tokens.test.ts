@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { checkApiToken } from "@/lib/auth/token-check";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

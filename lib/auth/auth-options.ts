@@ -9,7 +9,7 @@ import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/code-challenge
 import { relyingParty, type RelyingParty } from "@/lib/auth/passkey-relying-party";
 import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/passkey-sign-in";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
-import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/users";
+import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
 import { passkeySignInSchema } from "@/lib/validations/passkey";
 import { SIGN_IN_RATE_LIMITED, signInCodeSchema, signInSchema } from "@/lib/validations/user";

@@ -3,7 +3,7 @@ import { authenticateBearer, bearerChallenge } from "@/lib/auth/bearer-token";
 import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
 import { secondFactorStanding } from "@/lib/auth/second-factor-policy";
 import { readSessionCookie } from "@/lib/auth/session-cookie";
-import { findSessionUser, type StaffUser } from "@/lib/auth/users";
+import { findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { ApiError } from "@/lib/http/api-error";
 import { env } from "@/lib/server/env";
 import { grants, SCOPES, type Scope } from "@/lib/validations/api-token";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { signInWithPasskey } from "@/lib/auth/passkey-sign-in";
 import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/auth/accounts/users";
 import { issueChallenge } from "@/lib/auth/webauthn-challenges";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/server/log";

@@ -6,7 +6,7 @@ import { recordActivity } from "@/lib/activity/record";
 import { counterAdvances } from "@/lib/auth/passkey-counter";
 import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
 import { splitTransports } from "@/lib/auth/passkeys";
-import { recordSignInFailure, type SignedInUser, toStaffUser } from "@/lib/auth/users";
+import { recordSignInFailure, type SignedInUser, toStaffUser } from "@/lib/auth/accounts/users";
 import { issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
 import { db } from "@/lib/db/client";
 import { spendOrWait } from "@/lib/http/rate-limit";

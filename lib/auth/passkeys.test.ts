@@ -3,7 +3,7 @@ import { authOptions } from "@/lib/auth/auth-options";
 import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/passkey-errors";
 import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
 import { addPasskey, beginPasskeyRegistration, listPasskeys, removePasskey } from "@/lib/auth/passkeys";
-import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/users";
+import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { makeSoftwarePasskey, signRegistration } from "@/test/support/software-authenticator";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

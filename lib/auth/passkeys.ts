@@ -2,10 +2,10 @@ import { generateRegistrationOptions, type PublicKeyCredentialCreationOptionsJSO
 import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
-import type { SessionsEnded } from "@/lib/auth/own-account";
+import type { SessionsEnded } from "@/lib/auth/accounts/own-account";
 import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/passkey-errors";
 import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
-import { toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
 import { db, Prisma } from "@/lib/db/client";
 import type { NewPasskey } from "@/lib/validations/passkey";

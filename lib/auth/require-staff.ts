@@ -4,7 +4,7 @@ import { cache } from "react";
 import { signInPath } from "@/lib/auth/callback-url";
 import { secondFactorStanding, type SecondFactorStanding } from "@/lib/auth/second-factor-policy";
 import { sessionClaims } from "@/lib/auth/session-cookie";
-import { findSessionUser, type StaffUser } from "@/lib/auth/users";
+import { findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 
 // Called by every staff page and every server action before it touches data.

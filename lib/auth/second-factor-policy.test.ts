@@ -12,8 +12,8 @@ import {
   secondFactorStanding,
 } from "@/lib/auth/second-factor-policy";
 import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
-import { listTeam } from "@/lib/auth/team";
-import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/users";
+import { listTeam } from "@/lib/auth/accounts/team";
+import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { sealEndpointSecret } from "@/lib/webhooks/endpoint-secret";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
-import type { StaffUser } from "@/lib/auth/users";
+import type { StaffUser } from "@/lib/auth/accounts/users";
 import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { Role } from "@/lib/validations/user-options";

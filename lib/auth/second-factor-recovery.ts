@@ -2,7 +2,7 @@ import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import { AccountNotFoundError } from "@/lib/auth/account-errors";
-import { toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 
 // Recovery (issue 24): a person who lost their phone or their passkeys has

@@ -22,7 +22,7 @@ export function sessionCookieName(): string {
 /**
  * Who a session is, when they signed in, and how: the moment decides whether
  * a later "end every session" (a password change, a reset, a deactivation, a
- * factor changed) has voided it (lib/auth/users.ts findSessionUser).
+ * factor changed) has voided it (lib/auth/accounts/users.ts findSessionUser).
  */
 export type SessionClaims = { userId: string; signedInAt: Date; factor: SessionFactor | undefined };
 

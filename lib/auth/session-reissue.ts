@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
 import { sessionClaims, sessionCookieName } from "@/lib/auth/session-cookie";
 import type { SessionFactor } from "@/lib/auth/session-factor";
-import type { StaffUser } from "@/lib/auth/users";
+import type { StaffUser } from "@/lib/auth/accounts/users";
 import { env } from "@/lib/server/env";
 
 // After a person ends their other sessions (a new password, "sign out

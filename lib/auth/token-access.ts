@@ -1,7 +1,7 @@
 import type { Attribution } from "@/lib/activity/actor";
 import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type TokenStatus, tokenStatus } from "@/lib/auth/api-tokens";
 import type { Scope } from "@/lib/validations/api-token";
-import { listUsers, type StaffUser } from "@/lib/auth/users";
+import { listUsers, type StaffUser } from "@/lib/auth/accounts/users";
 
 // Which API tokens a staff member may see and revoke: their own; an owner,
 // everyone's (including tokens an operator made with the CLI).

@@ -3,11 +3,11 @@ import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import { TooManyAttemptsError, TotpStateError, WrongCodeError } from "@/lib/auth/account-errors";
-import { requireCurrentPassword, type SessionsEnded } from "@/lib/auth/own-account";
+import { requireCurrentPassword, type SessionsEnded } from "@/lib/auth/accounts/own-account";
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/recovery-codes";
 import { spendSecondFactorCode, spendTotpCode } from "@/lib/auth/second-factor";
 import { generateTotpSecret, sealTotpSecret } from "@/lib/auth/totp";
-import { toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db, type Prisma } from "@/lib/db/client";
 import { blockedFor, countFailure } from "@/lib/http/rate-limit";
 

@@ -8,7 +8,7 @@ import { hashRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "@/
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
 import { matchTotpCode, sealTotpSecret } from "@/lib/auth/totp";
 import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup, totpStatus } from "@/lib/auth/totp-factor";
-import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/users";
+import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/auth/accounts/users";
 import { CHALLENGE_LIFETIME_MS, issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

@@ -29,7 +29,7 @@ export const SIGN_IN_CHALLENGE_EXPIRED = "challenge-expired";
 export const ACCOUNT_STATUSES = ["invited", "active", "deactivated"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** What a one-time link is for (lib/auth/account-links.ts). */
+/** What a one-time link is for (lib/auth/accounts/account-links.ts). */
 export const LINK_PURPOSES = ["invitation", "password_reset"] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 

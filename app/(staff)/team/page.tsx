@@ -5,7 +5,7 @@ import { TeamInviteForm } from "@/components/team-invite-form";
 import { TeamMemberList } from "@/components/team-member-list";
 import { requireOwner } from "@/lib/auth/require-staff";
 import { readSecondFactorPolicy } from "@/lib/auth/second-factor-policy";
-import { listTeam } from "@/lib/auth/team";
+import { listTeam } from "@/lib/auth/accounts/team";
 
 export const metadata: Metadata = { title: "Team · Plant Store" };
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
-import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/account-links";
-import { newLinkSecret } from "@/lib/auth/link-secret";
-import { openLinkFrom, TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
+import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/accounts/account-links";
+import { newLinkSecret } from "@/lib/auth/accounts/link-secret";
+import { openLinkFrom, TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/accounts/link-attempts";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

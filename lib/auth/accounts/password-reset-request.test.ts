@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLink, resetPassword } from "@/lib/auth/account-links";
-import { requestPasswordReset, spendResetRequest } from "@/lib/auth/password-reset-request";
-import { deactivateUser } from "@/lib/auth/team";
-import { authenticate, createUser } from "@/lib/auth/users";
+import { openLink, resetPassword } from "@/lib/auth/accounts/account-links";
+import { requestPasswordReset, spendResetRequest } from "@/lib/auth/accounts/password-reset-request";
+import { deactivateUser } from "@/lib/auth/accounts/team";
+import { authenticate, createUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WeakPasswordError } from "@/lib/auth/account-errors";
-import { deactivateUser, reactivateUser } from "@/lib/auth/team";
-import { authenticate, createFirstOwner, createUser, EmailTakenError, findSessionUser, findUser, findUserIdByEmail, hasAnyUser } from "@/lib/auth/users";
+import { deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
+import { authenticate, createFirstOwner, createUser, EmailTakenError, findSessionUser, findUser, findUserIdByEmail, hasAnyUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

@@ -4,7 +4,7 @@ import { recordActivity } from "@/lib/activity/record";
 import { EmailTakenError, TooManyAttemptsError, WrongPasswordError } from "@/lib/auth/account-errors";
 import { requireStrongPassword } from "@/lib/auth/passwords/password-strength";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords/passwords";
-import { toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db, Prisma } from "@/lib/db/client";
 import { blockedFor, countFailure } from "@/lib/http/rate-limit";
 import type { ProfileChange } from "@/lib/validations/user";

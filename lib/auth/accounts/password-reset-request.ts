@@ -1,8 +1,8 @@
 import { APP_ACTOR, type RequestOrigin } from "@/lib/activity/actor";
-import { createPasswordReset } from "@/lib/auth/account-links";
-import { accountLinkUrl } from "@/lib/auth/account-link-url";
-import { mailPasswordReset } from "@/lib/auth/account-mail";
-import { findUser, findUserIdByEmail } from "@/lib/auth/users";
+import { createPasswordReset } from "@/lib/auth/accounts/account-links";
+import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
+import { mailPasswordReset } from "@/lib/auth/accounts/account-mail";
+import { findUser, findUserIdByEmail } from "@/lib/auth/accounts/users";
 import { blockedFor, countFailure } from "@/lib/http/rate-limit";
 import { describeError, log } from "@/lib/server/log";
 

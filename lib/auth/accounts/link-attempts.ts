@@ -1,5 +1,5 @@
 import { LinkUnusableError } from "@/lib/auth/account-errors";
-import { openLink, type OpenedLink } from "@/lib/auth/account-links";
+import { openLink, type OpenedLink } from "@/lib/auth/accounts/account-links";
 import { blockedFor, countFailure } from "@/lib/http/rate-limit";
 import { tooManyLinkAttempts } from "@/lib/validations/rate-limit-sentences";
 import type { LinkPurpose } from "@/lib/validations/user-options";

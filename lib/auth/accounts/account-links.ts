@@ -3,10 +3,10 @@ import { accountRecord, invitationRecord } from "@/lib/activity/account-records"
 import { type Attribution, personActor, type RequestOrigin } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LinkUnusableError } from "@/lib/auth/account-errors";
-import { hashLinkSecret, isLinkSecret, newLinkSecret } from "@/lib/auth/link-secret";
+import { hashLinkSecret, isLinkSecret, newLinkSecret } from "@/lib/auth/accounts/link-secret";
 import { requireStrongPassword } from "@/lib/auth/passwords/password-strength";
 import { hashPassword } from "@/lib/auth/passwords/passwords";
-import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { type AccountLink, db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { InvitationAcceptance, NewInvitation } from "@/lib/validations/user";
@@ -14,7 +14,7 @@ import type { LinkPurpose, LinkState, Role } from "@/lib/validations/user-option
 
 // One-time links sent to a person (issue 21): an invitation to join the team,
 // valid 7 days, and a password reset, valid 24 hours. Each is made of a secret
-// (lib/auth/link-secret.ts) of which only the hash is stored; the secret is
+// (lib/auth/accounts/link-secret.ts) of which only the hash is stored; the secret is
 // handed to the caller once, to send or show, and never logged. A new link of
 // the same purpose for the same person withdraws the one still pending; an
 // owner may withdraw an invitation. A link is used at most once: the use is a
@@ -46,7 +46,7 @@ export type LinkSummary = {
   expiresAt: Date;
 };
 
-/** A new link: `secret` is all that opens it, shown once (lib/auth/account-link-url.ts makes the URL). */
+/** A new link: `secret` is all that opens it, shown once (lib/auth/accounts/account-link-url.ts makes the URL). */
 export type NewLink = { secret: string; link: LinkSummary };
 
 export type OpenedLink = { state: "valid"; link: LinkSummary } | { state: Exclude<LinkState, "valid"> };

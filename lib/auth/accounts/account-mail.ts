@@ -1,4 +1,4 @@
-import type { LinkSummary } from "@/lib/auth/account-links";
+import type { LinkSummary } from "@/lib/auth/accounts/account-links";
 import { type MailOutcome, mailConfigured, sendMail } from "@/lib/mail/mailer";
 
 // The emails that carry one-time links: an invitation and a password reset.

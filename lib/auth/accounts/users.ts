@@ -11,8 +11,8 @@ import type { SessionFactor } from "@/lib/auth/session-factor";
 import { emailSchema, type NewUser, type Role, ROLES } from "@/lib/validations/user";
 
 // Staff accounts; returns plain objects without the password hash. The team's
-// operations (roles, deactivation, the listing) are lib/auth/team.ts; the
-// one-time links that invite and reset, lib/auth/account-links.ts.
+// operations (roles, deactivation, the listing) are lib/auth/accounts/team.ts; the
+// one-time links that invite and reset, lib/auth/accounts/account-links.ts.
 // Accounts made here, and sign-ins, are recorded in the activity record
 // (issue 22) in the transaction that writes them.
 

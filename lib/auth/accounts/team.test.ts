@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AccountNotFoundError, LastOwnerError } from "@/lib/auth/account-errors";
-import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/account-links";
+import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/accounts/account-links";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
-import { changeRole, deactivateUser, listTeam, reactivateUser } from "@/lib/auth/team";
+import { changeRole, deactivateUser, listTeam, reactivateUser } from "@/lib/auth/accounts/team";
 import { checkApiToken } from "@/lib/auth/token-check";
-import { authenticate, createUser, type StaffUser } from "@/lib/auth/users";
+import { authenticate, createUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

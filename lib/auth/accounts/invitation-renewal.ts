@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { createInvitation, type NewLink } from "@/lib/auth/account-links";
-import { toRole } from "@/lib/auth/users";
+import { createInvitation, type NewLink } from "@/lib/auth/accounts/account-links";
+import { toRole } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 
 // "New link" on the team page (issue 21): the person lost the invitation, or

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { personActor } from "@/lib/activity/actor";
 import { EmailTakenError } from "@/lib/auth/account-errors";
-import { acceptInvitation, createInvitation, openLink, withdrawInvitation } from "@/lib/auth/account-links";
-import { renewInvitation } from "@/lib/auth/invitation-renewal";
-import { createUser } from "@/lib/auth/users";
+import { acceptInvitation, createInvitation, openLink, withdrawInvitation } from "@/lib/auth/accounts/account-links";
+import { renewInvitation } from "@/lib/auth/accounts/invitation-renewal";
+import { createUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

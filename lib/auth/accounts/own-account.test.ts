@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPasswordError } from "@/lib/auth/account-errors";
-import { createPasswordReset, openLink } from "@/lib/auth/account-links";
-import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/own-account";
-import { authenticate, createUser, findSessionUser } from "@/lib/auth/users";
+import { createPasswordReset, openLink } from "@/lib/auth/accounts/account-links";
+import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/accounts/own-account";
+import { authenticate, createUser, findSessionUser } from "@/lib/auth/accounts/users";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
 

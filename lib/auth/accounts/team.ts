@@ -2,7 +2,7 @@ import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import { AccountNotFoundError, LastOwnerError } from "@/lib/auth/account-errors";
-import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/users";
+import { toRole, toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db, type Prisma, type User } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { AccountStatus, Role } from "@/lib/validations/user-options";

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AccountDeactivatedError, EmailTakenError, LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
-import { acceptInvitation, createInvitation, createPasswordReset, LINK_LIFETIMES_MS, openLink, resetPassword, withdrawInvitation } from "@/lib/auth/account-links";
-import { newLinkSecret } from "@/lib/auth/link-secret";
-import { deactivateUser, reactivateUser } from "@/lib/auth/team";
-import { authenticate, createUser, findSessionUser } from "@/lib/auth/users";
+import { acceptInvitation, createInvitation, createPasswordReset, LINK_LIFETIMES_MS, openLink, resetPassword, withdrawInvitation } from "@/lib/auth/accounts/account-links";
+import { newLinkSecret } from "@/lib/auth/accounts/link-secret";
+import { deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
+import { authenticate, createUser, findSessionUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
