@@ -1,5 +1,5 @@
-import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
-import { authenticateBearer, bearerChallenge } from "@/lib/auth/bearer-token";
+import type { ApiTokenInfo } from "@/lib/auth/api-tokens/api-tokens";
+import { authenticateBearer, bearerChallenge } from "@/lib/auth/api-tokens/bearer-token";
 import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
 import { secondFactorStanding } from "@/lib/auth/second-factor-policy";
 import { readSessionCookie } from "@/lib/auth/session-cookie";

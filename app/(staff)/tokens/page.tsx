@@ -4,7 +4,7 @@ import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
 import { TokenCreateForm } from "@/components/token-create-form";
 import { requireStaff } from "@/lib/auth/require-staff";
-import { listTokensFor, type VisibleToken } from "@/lib/auth/token-access";
+import { listTokensFor, type VisibleToken } from "@/lib/auth/api-tokens/token-access";
 
 export const metadata: Metadata = { title: "API tokens · Plant Store" };
 

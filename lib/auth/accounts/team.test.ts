@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { AccountNotFoundError, LastOwnerError } from "@/lib/auth/account-errors";
 import { acceptInvitation, createInvitation, withdrawInvitation } from "@/lib/auth/accounts/account-links";
-import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
+import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens/api-tokens";
 import { changeRole, deactivateUser, listTeam, reactivateUser } from "@/lib/auth/accounts/team";
-import { checkApiToken } from "@/lib/auth/token-check";
+import { checkApiToken } from "@/lib/auth/api-tokens/token-check";
 import { authenticate, createUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

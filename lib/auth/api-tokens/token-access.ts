@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type TokenStatus, tokenStatus } from "@/lib/auth/api-tokens";
+import { type ApiTokenInfo, createApiToken, findApiToken, listApiTokens, revokeApiToken, type TokenStatus, tokenStatus } from "@/lib/auth/api-tokens/api-tokens";
 import type { Scope } from "@/lib/validations/api-token";
 import { listUsers, type StaffUser } from "@/lib/auth/accounts/users";
 

@@ -9,7 +9,7 @@ import { isScope, type Scope } from "@/lib/validations/api-token";
 // secret; it carries only the id of its database row. The row holds owner,
 // label, scopes, expiry and revocation, so a revoke takes effect on the next
 // request and the token itself is never stored. Checking a presented token,
-// on every API request, is lib/auth/token-check.ts: the operator CLIs, which
+// on every API request, is lib/auth/api-tokens/token-check.ts: the operator CLIs, which
 // only manage tokens, load none of what the check needs (metrics, the direct
 // reads), so that they start quickly (issue 20). Creating and revoking are
 // attributed (`by`): each writes its activity record (issue 22) in its own

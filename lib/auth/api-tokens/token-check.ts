@@ -1,12 +1,12 @@
 import { decode } from "next-auth/jwt";
-import { type ApiTokenInfo, TOKEN_SALT, toInfo } from "@/lib/auth/api-tokens";
+import { type ApiTokenInfo, TOKEN_SALT, toInfo } from "@/lib/auth/api-tokens/api-tokens";
 import { db } from "@/lib/db/client";
 import { dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 
-// Whether a presented API token (lib/auth/api-tokens.ts) may be used now: on
+// Whether a presented API token (lib/auth/api-tokens/api-tokens.ts) may be used now: on
 // every API request, so its row is a direct read and its decryption is kept.
 
 // Last use is recorded at this granularity, so a busy token does not cost a

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
-import { checkApiToken } from "@/lib/auth/token-check";
+import { createApiToken, findApiToken, revokeApiToken } from "@/lib/auth/api-tokens/api-tokens";
+import { checkApiToken } from "@/lib/auth/api-tokens/token-check";
 import { createUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

@@ -1,5 +1,5 @@
-import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
-import { checkApiToken } from "@/lib/auth/token-check";
+import type { ApiTokenInfo } from "@/lib/auth/api-tokens/api-tokens";
+import { checkApiToken } from "@/lib/auth/api-tokens/token-check";
 import { ApiError } from "@/lib/http/api-error";
 import { grants, type Scope } from "@/lib/validations/api-token";
 
