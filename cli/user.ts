@@ -18,7 +18,7 @@ import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-mail";
 import { AccountNotFoundError } from "@/lib/auth/account-errors";
 import { createInvitation, createPasswordReset } from "@/lib/auth/accounts/account-links";
-import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
+import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
 import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from "@/lib/auth/accounts/team";
 import { createUser, findUserIdByEmail } from "@/lib/auth/accounts/users";
 import { migrate } from "@/lib/db/migrate";

@@ -1,8 +1,8 @@
 "use server";
 
 import { headers } from "next/headers";
-import { beginPasskeySignIn, type PasskeyAuthentication } from "@/lib/auth/passkey-sign-in";
-import { relyingParty } from "@/lib/auth/passkey-relying-party";
+import { beginPasskeySignIn, type PasskeyAuthentication } from "@/lib/auth/second-factors/passkey-sign-in";
+import { relyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { requestClientAddress } from "@/lib/server/request-client-address";
 import { tooManyPasskeyChallenges } from "@/lib/validations/rate-limit-sentences";
 

@@ -6,9 +6,9 @@ import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/code-challenge";
-import { relyingParty, type RelyingParty } from "@/lib/auth/passkey-relying-party";
-import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/passkey-sign-in";
-import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factor";
+import { relyingParty, type RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
+import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/second-factors/passkey-sign-in";
+import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factors/second-factor";
 import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
 import { passkeySignInSchema } from "@/lib/validations/passkey";
@@ -174,7 +174,7 @@ async function signInWithPasskeyWithinLimits(challengeId: string, assertion: Pas
   return user;
 }
 
-/** The headers the relying party is derived from when NEXTAUTH_URL is unset (lib/auth/passkey-relying-party.ts). */
+/** The headers the relying party is derived from when NEXTAUTH_URL is unset (lib/auth/second-factors/passkey-relying-party.ts). */
 function relyingPartyHeaders(get: (name: string) => string | undefined): Headers {
   const headers = new Headers();
   for (const name of ["host", "x-forwarded-host", "x-forwarded-proto"]) {

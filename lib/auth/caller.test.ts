@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "@/lib/auth/api-tokens/api-tokens";
-import { SECOND_FACTOR_POLICY_KEY } from "@/lib/auth/second-factor-policy";
+import { SECOND_FACTOR_POLICY_KEY } from "@/lib/auth/second-factors/second-factor-policy";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 import { db } from "@/lib/db/client";
 import { authenticateCaller } from "@/lib/auth/caller";

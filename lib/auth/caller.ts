@@ -1,7 +1,7 @@
 import type { ApiTokenInfo } from "@/lib/auth/api-tokens/api-tokens";
 import { authenticateBearer, bearerChallenge } from "@/lib/auth/api-tokens/bearer-token";
 import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
-import { secondFactorStanding } from "@/lib/auth/second-factor-policy";
+import { secondFactorStanding } from "@/lib/auth/second-factors/second-factor-policy";
 import { readSessionCookie } from "@/lib/auth/session-cookie";
 import { findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { ApiError } from "@/lib/http/api-error";

@@ -96,7 +96,7 @@ export type SignInValues = z.input<typeof signInSchema>;
 /**
  * A one-time code from an authenticator app (six digits) or a recovery code
  * (ten letters and digits, a dash or spaces allowed): which one is decided
- * on the server (lib/auth/second-factor.ts).
+ * on the server (lib/auth/second-factors/second-factor.ts).
  */
 export const oneTimeCodeSchema = z.string().trim().min(1, "code is required").max(32, "code must be at most 32 characters");
 

@@ -5,9 +5,9 @@ import { PasskeyList } from "@/components/passkey-list";
 import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
 import { TotpSettings } from "@/components/totp-settings";
-import { listPasskeys } from "@/lib/auth/passkeys";
+import { listPasskeys } from "@/lib/auth/second-factors/passkeys";
 import { requireStaffSession } from "@/lib/auth/require-staff";
-import { totpStatus } from "@/lib/auth/totp-factor";
+import { totpStatus } from "@/lib/auth/second-factors/totp-factor";
 
 export const metadata: Metadata = { title: "Your account · Plant Store" };
 

@@ -11,8 +11,8 @@ import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-m
 import { renewInvitation } from "@/lib/auth/accounts/invitation-renewal";
 import { requireOwner } from "@/lib/auth/require-staff";
 import { addressedOrigin } from "@/lib/auth/same-origin";
-import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factor-policy";
-import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
+import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factors/second-factor-policy";
+import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
 import type { StaffUser } from "@/lib/auth/accounts/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";

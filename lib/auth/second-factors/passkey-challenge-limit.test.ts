@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { beginPasskeySignIn } from "@/lib/auth/passkey-sign-in";
-import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
+import { beginPasskeySignIn } from "@/lib/auth/second-factors/passkey-sign-in";
+import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { db } from "@/lib/db/client";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

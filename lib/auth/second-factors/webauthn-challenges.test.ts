@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createUser } from "@/lib/auth/accounts/users";
-import { CHALLENGE_LIFETIME_MS, issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
+import { CHALLENGE_LIFETIME_MS, issueChallenge, takeChallenge } from "@/lib/auth/second-factors/webauthn-challenges";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
 

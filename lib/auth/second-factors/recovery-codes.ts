@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 // Recovery codes: single-use stand-ins for the authenticator app, shown once
 // and kept only as SHA-256 digests. Each is 10 characters of RFC 4648's
 // base32 alphabet (50 random bits), shown as two groups of five; a guess is
-// rate limited as a sign-in (lib/auth/second-factor.ts), so 50 bits is far
+// rate limited as a sign-in (lib/auth/second-factors/second-factor.ts), so 50 bits is far
 // beyond reach, and a digest needs no salt: the codes are random, not chosen.
 
 export const RECOVERY_CODE_COUNT = 10;

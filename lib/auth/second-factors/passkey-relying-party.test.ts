@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relyingParty } from "@/lib/auth/passkey-relying-party";
+import { relyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 
 describe("the passkeys' relying party", () => {
   it("is NEXTAUTH_URL's host and origin, whatever host a request names", () => {

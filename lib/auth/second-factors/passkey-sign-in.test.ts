@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { signInWithPasskey } from "@/lib/auth/passkey-sign-in";
-import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
+import { signInWithPasskey } from "@/lib/auth/second-factors/passkey-sign-in";
+import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { createUser } from "@/lib/auth/accounts/users";
-import { issueChallenge } from "@/lib/auth/webauthn-challenges";
+import { issueChallenge } from "@/lib/auth/second-factors/webauthn-challenges";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/server/log";
 import { makeSoftwarePasskey, signAssertion, type SoftwarePasskey } from "@/test/support/software-authenticator";

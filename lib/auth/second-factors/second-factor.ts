@@ -1,6 +1,6 @@
-import { hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/recovery-codes";
+import { hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/second-factors/recovery-codes";
 import { UnsealError } from "@/lib/auth/sealed-secret";
-import { isTotpCode, matchTotpCode, openTotpSecret } from "@/lib/auth/totp";
+import { isTotpCode, matchTotpCode, openTotpSecret } from "@/lib/auth/second-factors/totp";
 import { db } from "@/lib/db/client";
 import { log } from "@/lib/server/log";
 

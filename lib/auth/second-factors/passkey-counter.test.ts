@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterAdvances } from "@/lib/auth/passkey-counter";
+import { counterAdvances } from "@/lib/auth/second-factors/passkey-counter";
 
 describe("a passkey's signature counter", () => {
   it("accepts a counter that went up, and 0 after 0 from authenticators that keep none", () => {

@@ -3,10 +3,10 @@ import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
 import type { SessionsEnded } from "@/lib/auth/accounts/own-account";
-import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/passkey-errors";
-import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
+import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/second-factors/passkey-errors";
+import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { toStaffUser, type StaffUser } from "@/lib/auth/accounts/users";
-import { issueChallenge, takeChallenge } from "@/lib/auth/webauthn-challenges";
+import { issueChallenge, takeChallenge } from "@/lib/auth/second-factors/webauthn-challenges";
 import { db, Prisma } from "@/lib/db/client";
 import type { NewPasskey } from "@/lib/validations/passkey";
 

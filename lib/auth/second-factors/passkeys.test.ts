@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { authOptions } from "@/lib/auth/auth-options";
-import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/passkey-errors";
-import type { RelyingParty } from "@/lib/auth/passkey-relying-party";
-import { addPasskey, beginPasskeyRegistration, listPasskeys, removePasskey } from "@/lib/auth/passkeys";
+import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/second-factors/passkey-errors";
+import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
+import { addPasskey, beginPasskeyRegistration, listPasskeys, removePasskey } from "@/lib/auth/second-factors/passkeys";
 import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { makeSoftwarePasskey, signRegistration } from "@/test/support/software-authenticator";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";

@@ -10,8 +10,8 @@ import {
   SECOND_FACTOR_POLICY_KEY,
   SecondFactorPolicyNotMetError,
   secondFactorStanding,
-} from "@/lib/auth/second-factor-policy";
-import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
+} from "@/lib/auth/second-factors/second-factor-policy";
+import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
 import { listTeam } from "@/lib/auth/accounts/team";
 import { createUser, findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { db } from "@/lib/db/client";
