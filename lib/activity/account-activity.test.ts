@@ -5,7 +5,7 @@ import { type ActivityEntry, subjectHistory } from "@/lib/activity/history";
 import type { SubjectKind } from "@/lib/activity/record";
 import { EmailTakenError, LastOwnerError, LinkUnusableError, WeakPasswordError, WrongPasswordError } from "@/lib/auth/account-errors";
 import { acceptInvitation, createInvitation, createPasswordReset, resetPassword, withdrawInvitation } from "@/lib/auth/accounts/account-links";
-import { authOptions } from "@/lib/auth/auth-options";
+import { authOptions } from "@/lib/auth/sessions/auth-options";
 import { renewInvitation } from "@/lib/auth/accounts/invitation-renewal";
 import { hashLinkSecret } from "@/lib/auth/accounts/link-secret";
 import { changePassword, updateProfile } from "@/lib/auth/accounts/own-account";

@@ -16,7 +16,7 @@ export const SIGN_IN_RATE_LIMITED = "rate-limited";
 
 /**
  * What next-auth hands the sign-in form when the password was right and the
- * account has an authenticator app: "code-needed:<ticket>" (lib/auth/code-challenge.ts);
+ * account has an authenticator app: "code-needed:<ticket>" (lib/auth/sessions/code-challenge.ts);
  * the form then asks for a code and signs in with the "code" provider.
  */
 export const SIGN_IN_CODE_NEEDED = "code-needed";

@@ -6,8 +6,8 @@ import { actionAttribution } from "@/lib/activity/action-attribution";
 import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/second-factors/passkey-errors";
 import { relyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { addPasskey, beginPasskeyRegistration, type PasskeyRegistration, removePasskey } from "@/lib/auth/second-factors/passkeys";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { reissueSession } from "@/lib/auth/session-reissue";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { reissueSession } from "@/lib/auth/sessions/session-reissue";
 import { newPasskeySchema, removePasskeySchema } from "@/lib/validations/passkey";
 import { sentence } from "@/lib/validations/sentence";
 

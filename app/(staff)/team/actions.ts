@@ -9,7 +9,7 @@ import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
 import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation } from "@/lib/auth/accounts/account-links";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-mail";
 import { renewInvitation } from "@/lib/auth/accounts/invitation-renewal";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { addressedOrigin } from "@/lib/auth/same-origin";
 import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factors/second-factor-policy";
 import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";

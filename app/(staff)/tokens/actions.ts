@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
-import { requireStaff, requireStaffSession } from "@/lib/auth/require-staff";
+import { requireStaff, requireStaffSession } from "@/lib/auth/sessions/require-staff";
 import { mayCreateApiToken } from "@/lib/auth/second-factors/second-factor-policy";
 import { createTokenFor, revokeTokenFor } from "@/lib/auth/api-tokens/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";

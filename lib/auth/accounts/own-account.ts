@@ -17,7 +17,7 @@ import type { ProfileChange } from "@/lib/validations/user";
 // account at once, on every instance: they move the account's cut-off
 // (sessions_valid_from), which every request checks (findSessionUser). The
 // caller gives its own session a new cookie dated at the cut-off
-// (lib/auth/session-reissue.ts), so the person stays signed in where they are.
+// (lib/auth/sessions/session-reissue.ts), so the person stays signed in where they are.
 //
 // A change is recorded (issue 22) in its transaction, by `by` (the person
 // themself): a profile's changed fields, a password's change as the fact

@@ -47,7 +47,7 @@ export async function findUser(id: string): Promise<StaffUser | null> {
  * counts: the account is active and no password change, reset, deactivation or
  * "sign out everywhere" has voided the sessions issued before it
  * (sessions_valid_from). A session signed in at the cut-off itself counts: the
- * one that made the cut-off is issued again with it (lib/auth/session-reissue.ts),
+ * one that made the cut-off is issued again with it (lib/auth/sessions/session-reissue.ts),
  * and a sign-in is never dated before it (authenticate), whatever the clocks of
  * the instances say.
  */

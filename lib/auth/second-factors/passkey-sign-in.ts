@@ -15,7 +15,7 @@ import type { authenticationResponseSchema } from "@/lib/validations/passkey";
 
 // Signing in with a passkey alone (issue 24): the sign-in page asks for a
 // challenge, the browser has the authenticator sign it, and next-auth's
-// "passkey" provider (lib/auth/auth-options.ts) hands the assertion here.
+// "passkey" provider (lib/auth/sessions/auth-options.ts) hands the assertion here.
 // No email is typed: the credential id names the passkey, and its user handle
 // must name the same account. Anyone may ask for a challenge, and each is a
 // row for five minutes, so asking is limited per client address

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authOptions } from "@/lib/auth/auth-options";
+import { authOptions } from "@/lib/auth/sessions/auth-options";
 import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/second-factors/passkey-errors";
 import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { addPasskey, beginPasskeyRegistration, listPasskeys, removePasskey } from "@/lib/auth/second-factors/passkeys";

@@ -16,7 +16,7 @@ import { blockedFor, countFailure } from "@/lib/http/rate-limit";
 // with 10 new recovery codes), turned off with the password and a code, and
 // new recovery codes in place of the old. Each change of the factor ends the
 // person's other sessions (sessions_valid_from; the caller reissues its own,
-// lib/auth/session-reissue.ts) and is recorded in its transaction, as the
+// lib/auth/sessions/session-reissue.ts) and is recorded in its transaction, as the
 // fact alone: never a seed, a code, or a recovery code.
 //
 // Wrong codes count against the account's sign-in limit, as wrong passwords

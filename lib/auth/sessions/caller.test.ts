@@ -4,7 +4,7 @@ import { createApiToken } from "@/lib/auth/api-tokens/api-tokens";
 import { SECOND_FACTOR_POLICY_KEY } from "@/lib/auth/second-factors/second-factor-policy";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 import { db } from "@/lib/db/client";
-import { authenticateCaller } from "@/lib/auth/caller";
+import { authenticateCaller } from "@/lib/auth/sessions/caller";
 import { endOtherSessions } from "@/lib/auth/accounts/own-account";
 import { deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
 import { createUser } from "@/lib/auth/accounts/users";

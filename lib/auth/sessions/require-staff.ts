@@ -1,9 +1,9 @@
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { signInPath } from "@/lib/auth/callback-url";
+import { signInPath } from "@/lib/auth/sessions/callback-url";
 import { secondFactorStanding, type SecondFactorStanding } from "@/lib/auth/second-factors/second-factor-policy";
-import { sessionClaims } from "@/lib/auth/session-cookie";
+import { sessionClaims } from "@/lib/auth/sessions/session-cookie";
 import { findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 

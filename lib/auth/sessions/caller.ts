@@ -2,7 +2,7 @@ import type { ApiTokenInfo } from "@/lib/auth/api-tokens/api-tokens";
 import { authenticateBearer, bearerChallenge } from "@/lib/auth/api-tokens/bearer-token";
 import { appOrigin, isSameOriginRequest } from "@/lib/auth/same-origin";
 import { secondFactorStanding } from "@/lib/auth/second-factors/second-factor-policy";
-import { readSessionCookie } from "@/lib/auth/session-cookie";
+import { readSessionCookie } from "@/lib/auth/sessions/session-cookie";
 import { findSessionUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { ApiError } from "@/lib/http/api-error";
 import { env } from "@/lib/server/env";
@@ -32,7 +32,7 @@ export async function authenticateCaller(request: Request, scope: Scope): Promis
     throw new ApiError("Forbidden", "a staff session is accepted only from this app's own pages; other clients must send a bearer token");
   }
   if (!grants(STAFF_SCOPES, scope)) throw new ApiError("Forbidden", `staff sessions lack the ${scope} scope`);
-  // The owners' second-factor policy holds here as on the staff pages (lib/auth/require-staff.ts): a session it holds does nothing.
+  // The owners' second-factor policy holds here as on the staff pages (lib/auth/sessions/require-staff.ts): a session it holds does nothing.
   const standing = await secondFactorStanding(user, session?.factor);
   if (standing === "set_up") throw new ApiError("Forbidden", "this store requires a second factor of you: set one up on your Account page first");
   if (standing === "sign_in_again") throw new ApiError("Forbidden", "your account has a second factor: sign in again with it");

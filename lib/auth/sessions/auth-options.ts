@@ -2,10 +2,10 @@ import type { NextAuthOptions, User } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { originFromHeaders } from "@/lib/activity/action-attribution";
 import type { RequestOrigin } from "@/lib/activity/actor";
-import { safeCallbackPath } from "@/lib/auth/callback-url";
+import { safeCallbackPath } from "@/lib/auth/sessions/callback-url";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/code-challenge";
+import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/sessions/code-challenge";
 import { relyingParty, type RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/second-factors/passkey-sign-in";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factors/second-factor";
@@ -86,9 +86,9 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       // The token carries only who signed in (sub), when (signedInAt, ms) and
-      // how (factor: lib/auth/session-cookie.ts); role, activity and whether
+      // how (factor: lib/auth/sessions/session-cookie.ts); role, activity and whether
       // the session still counts are read from the database on every request
-      // (lib/auth/require-staff.ts), so changes apply at once.
+      // (lib/auth/sessions/require-staff.ts), so changes apply at once.
       jwt: ({ token, user }) => (user?.signedInAt === undefined ? token : { ...token, signedInAt: user.signedInAt, factor: user.factor }),
       session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }),
       redirect: ({ url, baseUrl }) => {

@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { cookies } from "next/headers";
-import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/auth-options";
-import { sessionClaims, sessionCookieName } from "@/lib/auth/session-cookie";
+import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/sessions/auth-options";
+import { sessionClaims, sessionCookieName } from "@/lib/auth/sessions/session-cookie";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 import type { StaffUser } from "@/lib/auth/accounts/users";
 import { env } from "@/lib/server/env";

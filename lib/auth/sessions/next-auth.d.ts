@@ -1,7 +1,7 @@
 import type { DefaultSession } from "next-auth";
 import type { SessionFactor } from "@/lib/auth/session-factor";
 
-// What lib/auth/auth-options.ts adds to next-auth's types: the user's id in the
+// What lib/auth/sessions/auth-options.ts adds to next-auth's types: the user's id in the
 // session, and when they signed in (ms since the epoch) and how (factor,
 // lib/auth/session-factor.ts) in the user that authorize() answers and in the
 // token's claims.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeCallbackPath, signInPath } from "@/lib/auth/callback-url";
+import { safeCallbackPath, signInPath } from "@/lib/auth/sessions/callback-url";
 
 describe("safeCallbackPath", () => {
   it.each([

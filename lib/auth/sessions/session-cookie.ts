@@ -3,8 +3,8 @@ import { isSessionFactor, type SessionFactor } from "@/lib/auth/session-factor";
 import { env } from "@/lib/server/env";
 
 // next-auth's session cookie, read straight from a request's Cookie header:
-// by the staff pages and actions (lib/auth/require-staff.ts) and by API routes
-// that accept a staff session (lib/auth/caller.ts). Only the cookie is read:
+// by the staff pages and actions (lib/auth/sessions/require-staff.ts) and by API routes
+// that accept a staff session (lib/auth/sessions/caller.ts). Only the cookie is read:
 // next-auth's getToken would also take a "Bearer" Authorization header, which
 // here belongs to API tokens.
 
@@ -14,7 +14,7 @@ const SECURE_COOKIE_NAME = "__Secure-next-auth.session-token";
 const PLAIN_COOKIE_NAME = "next-auth.session-token";
 const COOKIE_NAMES = [SECURE_COOKIE_NAME, PLAIN_COOKIE_NAME];
 
-/** The name next-auth gives the session cookie here: secure once the app is served over https (lib/auth/auth-options.ts). */
+/** The name next-auth gives the session cookie here: secure once the app is served over https (lib/auth/sessions/auth-options.ts). */
 export function sessionCookieName(): string {
   return env().authUrl?.startsWith("https://") ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
 }
