@@ -15,7 +15,7 @@ const BROWSER_SAFE_ONLY = {
       message: "browser code may import only lib/client, lib/validations and lib/json; server modules stay out of the bundle",
     },
     {
-      // zxcvbn's dictionaries are 1.6 MB: lib/auth/password-strength.ts checks passwords on the server.
+      // zxcvbn's dictionaries are 1.6 MB: lib/auth/passwords/password-strength.ts checks passwords on the server.
       group: ["node:*", "next-auth/jwt", "next/headers", "@prisma/*", "better-sqlite3", "@node-rs/*", "@zxcvbn-ts/*"],
       message: "a server-only package has no place in browser code",
     },

@@ -9,7 +9,7 @@ import { activityPeople } from "@/lib/activity/activity-people";
 import { activityPages, activitySearchSchema, type ActivitySearch } from "@/lib/activity/activity-search";
 import { actorText, changesText, describeSubject, nameActor } from "@/lib/activity/describe";
 import type { ActivityEntry } from "@/lib/activity/history";
-import { findUserIdByEmail } from "@/lib/auth/users";
+import { findUserIdByEmail } from "@/lib/auth/accounts/users";
 import { migrate } from "@/lib/db/migrate";
 import { stringifyExactJson } from "@/lib/json/exact-json";
 import { env } from "@/lib/server/env";

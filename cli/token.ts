@@ -6,7 +6,7 @@ import { runCli, UsageError } from "@/cli/run-cli";
 import { env } from "@/lib/server/env";
 import { migrate } from "@/lib/db/migrate";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
-import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens";
+import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens/api-tokens";
 import { isScope, MAX_TOKEN_LIFETIME_SECONDS, SCOPES } from "@/lib/validations/api-token";
 
 const USAGE = `usage:

@@ -4,7 +4,7 @@ import type { LinkShown } from "@/app/(staff)/team/actions";
 import { SecretOnce } from "@/components/secret-once";
 import type { LinkPurpose } from "@/lib/validations/user-options";
 
-// As lib/auth/account-links.ts makes them: an invitation works for 7 days, a reset for 24 hours.
+// As lib/auth/accounts/account-links.ts makes them: an invitation works for 7 days, a reset for 24 hours.
 const LIFETIMES: Record<LinkPurpose, string> = { invitation: "7 days", password_reset: "24 hours" };
 const NAMES: Record<LinkPurpose, string> = { invitation: "Invitation link", password_reset: "Password reset link" };
 

@@ -6,7 +6,7 @@ import { LocalTime } from "@/components/local-time";
 import { TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
 
-/** A pending invitation as the team page lists it (lib/auth/team.ts's PendingInvitation). */
+/** A pending invitation as the team page lists it (lib/auth/accounts/team.ts's PendingInvitation). */
 export type TeamInvitationRow = { id: string; email: string; role: Role; expiresAt: Date };
 
 /**

@@ -7,7 +7,7 @@ import { MemberConfirmDialog } from "@/components/member-confirm-dialog";
 import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
 
-/** An account as the team page lists it (lib/auth/team.ts's TeamMember, as much as the page shows). */
+/** An account as the team page lists it (lib/auth/accounts/team.ts's TeamMember, as much as the page shows). */
 export type TeamMemberRow = {
   id: string;
   name: string;

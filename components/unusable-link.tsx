@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { tooManyLinkAttempts } from "@/lib/validations/rate-limit-sentences";
 import type { LinkPurpose, LinkState } from "@/lib/validations/user-options";
 
-/** Why a link's page has no form: what openLinkFrom (lib/auth/link-attempts.ts) found, other than valid. */
+/** Why a link's page has no form: what openLinkFrom (lib/auth/accounts/link-attempts.ts) found, other than valid. */
 type Refusal = { state: Exclude<LinkState, "valid"> } | { state: "rate-limited"; waitSeconds: number };
 
 const HEADINGS: Record<LinkPurpose, string> = {

@@ -10,7 +10,7 @@ import { expect, expectNoAxeViolations, SIGNED_OUT, signIn, test } from "./fixtu
 // WebAuthn refuses an IP address as the relying party's id, and the specs'
 // apps listen on 127.0.0.1 without NEXTAUTH_URL: these tests reach the same app
 // as localhost, so the relying party is the one assumed from the Host header
-// (lib/auth/passkey-relying-party.ts).
+// (lib/auth/second-factors/passkey-relying-party.ts).
 
 test.use({ storageState: SIGNED_OUT });
 

@@ -14,7 +14,7 @@ const PASSWORD = "a long enough passphrase for the team";
 /** A fresh suffix, so that no email or name meets one from another test or run. */
 const unique = () => randomBytes(4).toString("hex");
 
-/** The link an app without NEXTAUTH_URL makes: at the address the owner's page is on (lib/auth/account-link-url.ts). */
+/** The link an app without NEXTAUTH_URL makes: at the address the owner's page is on (lib/auth/accounts/account-link-url.ts). */
 function linkPattern(baseURL: string, path: "/join" | "/reset-password"): RegExp {
   return new RegExp(`^${baseURL.replace(/[.]/g, "\\.")}${path}/[A-Za-z0-9_-]{43}$`);
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { BackupNotice } from "@/components/backup-notice";
 import { SiteHeader } from "@/components/site-header";
 import { WebhookNotice } from "@/components/webhook-notice";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { currentStaff } from "@/lib/auth/sessions/require-staff";
 import { failedScheduledBackup } from "@/lib/backup/backup-overview";
 import { listEndpointsDisabledByApp } from "@/lib/webhooks/disabled-reason";
 

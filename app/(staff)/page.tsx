@@ -4,7 +4,7 @@ import Link from "next/link";
 import { FlashMessage } from "@/components/flash-message";
 import { PlantListTable } from "@/components/plant-list-table";
 import { PlantSearchForm } from "@/components/plant-search-form";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
 import { findPlantsPage, listTagsInUse, type PlantListPage } from "@/lib/plants/plant-queries";
 import type { PlantOrder } from "@/lib/plants/plant-search";

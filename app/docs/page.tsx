@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { ApiReference } from "@/components/api-reference";
 import { SiteHeader } from "@/components/site-header";
-import { signInPath } from "@/lib/auth/callback-url";
-import { currentStaff } from "@/lib/auth/require-staff";
+import { signInPath } from "@/lib/auth/sessions/callback-url";
+import { currentStaff } from "@/lib/auth/sessions/require-staff";
 
 export const metadata: Metadata = {
   title: "Plant Store API reference",

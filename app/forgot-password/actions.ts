@@ -2,7 +2,7 @@
 
 import { after } from "next/server";
 import { actionOrigin } from "@/lib/activity/action-attribution";
-import { RESET_REQUESTED, requestPasswordReset, spendResetRequest } from "@/lib/auth/password-reset-request";
+import { RESET_REQUESTED, requestPasswordReset, spendResetRequest } from "@/lib/auth/accounts/password-reset-request";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { requestClientAddress } from "@/lib/server/request-client-address";
 import { tooManyResetRequests } from "@/lib/validations/rate-limit-sentences";
@@ -15,7 +15,7 @@ export type ResetRequestAnswer = { sent: string } | { problem: string };
  * Asks for a reset link to be emailed. Admitted, the answer is the same words
  * whether or not an account has the email, and it goes before the account is
  * even looked up: the link is made and sent after the response (after()), so
- * its timing does not tell either (lib/auth/password-reset-request.ts).
+ * its timing does not tell either (lib/auth/accounts/password-reset-request.ts).
  */
 export async function askForPasswordReset(values: unknown): Promise<ResetRequestAnswer> {
   // The page is gone without a mail server; a call from an old page gets the page's own sentence.

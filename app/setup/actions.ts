@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { actionOrigin } from "@/lib/activity/action-attribution";
 import { WeakPasswordError } from "@/lib/auth/account-errors";
-import { createFirstOwner, type StaffUser } from "@/lib/auth/users";
+import { createFirstOwner, type StaffUser } from "@/lib/auth/accounts/users";
 import { sentence } from "@/lib/validations/sentence";
 import { ownerSetupSchema } from "@/lib/validations/user";
 
@@ -17,7 +17,7 @@ export async function setUpOwner(values: unknown): Promise<string | undefined> {
   try {
     owner = await createFirstOwner(parsed.data, await actionOrigin());
   } catch (error) {
-    // The strength rule (lib/auth/password-strength.ts) says why, for the form.
+    // The strength rule (lib/auth/passwords/password-strength.ts) says why, for the form.
     if (error instanceof WeakPasswordError) return sentence(error.message);
     throw error;
   }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { OwnerSetupForm } from "@/components/owner-setup-form";
-import { hasAnyUser } from "@/lib/auth/users";
+import { hasAnyUser } from "@/lib/auth/accounts/users";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Set up Plant Store" };

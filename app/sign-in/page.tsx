@@ -3,9 +3,9 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PasskeySignIn } from "@/components/passkey-sign-in";
 import { SignInForm } from "@/components/sign-in-form";
-import { safeCallbackPath } from "@/lib/auth/callback-url";
-import { currentStaffSession } from "@/lib/auth/require-staff";
-import { hasAnyUser } from "@/lib/auth/users";
+import { safeCallbackPath } from "@/lib/auth/sessions/callback-url";
+import { currentStaffSession } from "@/lib/auth/sessions/require-staff";
+import { hasAnyUser } from "@/lib/auth/accounts/users";
 import { mailConfigured } from "@/lib/mail/mailer";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,5 @@
 import { headers } from "next/headers";
-import { personActor, type Attribution, type RequestOrigin } from "@/lib/activity/actor";
-import type { StaffUser } from "@/lib/auth/users";
+import { type ActingPerson, personActor, type Attribution, type RequestOrigin } from "@/lib/activity/actor";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 
 // A staff page's server action is attributed to its signed-in person, from the
@@ -24,6 +23,6 @@ export async function actionOrigin(): Promise<RequestOrigin> {
 }
 
 /** Who is acting in this server action or page, and from where. */
-export async function actionAttribution(user: Pick<StaffUser, "id" | "name">): Promise<Attribution> {
+export async function actionAttribution(user: ActingPerson): Promise<Attribution> {
   return { actor: personActor(user), origin: await actionOrigin() };
 }

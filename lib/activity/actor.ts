@@ -1,6 +1,3 @@
-import type { ApiTokenInfo } from "@/lib/auth/api-tokens";
-import type { StaffUser } from "@/lib/auth/users";
-
 // Who made a change, for the activity record (issue 22): a person signed in to
 // the staff app, an API token (and the person it belongs to), the app itself
 // (a webhook endpoint it disabled after a 410, say), or an operator at the
@@ -21,12 +18,22 @@ export type RequestOrigin = { clientAddress: string | null; userAgent: string | 
 /** Who made a change and, over HTTP, from where. */
 export type Attribution = { actor: Actor; origin: RequestOrigin | null };
 
+// The record's own words for the person and the token it names: the domains
+// that make changes call the record, never the other way round, so a staff
+// account or an API token is attributed by the fields named here.
+
+/** A person as the record names them: their account's id and their name then. */
+export type ActingPerson = { id: string; name: string };
+
+/** An API token as the record names it: its id, its label, and the account it belongs to (none for an operator's). */
+export type ActingToken = { id: string; label: string; ownerId: string | null };
+
 /** A person, named as they were named then; their email is the account's (userId), for owners' pages to show. */
-export function personActor(user: Pick<StaffUser, "id" | "name">): Actor {
+export function personActor(user: ActingPerson): Actor {
   return { kind: "person", userId: user.id, name: user.name };
 }
 
-export function tokenActor(token: Pick<ApiTokenInfo, "id" | "label" | "ownerId">): Actor {
+export function tokenActor(token: ActingToken): Actor {
   return { kind: "token", tokenId: token.id, label: token.label, userId: token.ownerId };
 }
 

@@ -3,7 +3,7 @@ import { type Attribution, tokenActor } from "@/lib/activity/actor";
 import { namesOfTokenOwners } from "@/lib/activity/people-names";
 import { findPlantDeletion } from "@/lib/activity/plant-deletion";
 import { plantHistory } from "@/lib/activity/history";
-import { createUser } from "@/lib/auth/users";
+import { createUser } from "@/lib/auth/accounts/users";
 import { createPlant, deletePlant } from "@/lib/plants/plant-queries";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { TEST_BY } from "@/test/support/test-attribution";

@@ -80,7 +80,7 @@ function minutes(seconds: number): string {
   return `${count} minute${count === 1 ? "" : "s"}`;
 }
 
-/** A new password that zxcvbn finds easy to guess (lib/auth/password-strength.ts). */
+/** A new password that zxcvbn finds easy to guess (lib/auth/passwords/password-strength.ts). */
 export class WeakPasswordError extends Error {
   override name = "WeakPasswordError";
 }

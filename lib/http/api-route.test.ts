@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
-import { createApiToken } from "@/lib/auth/api-tokens";
+import { createApiToken } from "@/lib/auth/api-tokens/api-tokens";
 import { apiRoute, otherMethods } from "@/lib/http/api-route";
 import { jsonResponse } from "@/lib/http/json-response";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { allowedMethods, type OperationDeclaration } from "@/lib/api/operations";
-import { authenticateCaller, type Caller } from "@/lib/auth/caller";
+import { authenticateCaller, type Caller } from "@/lib/auth/sessions/caller";
 import { ApiError } from "@/lib/http/api-error";
 import { corsHeaders, preflightResponse } from "@/lib/http/cors";
 import { errorResponse } from "@/lib/http/error-response";

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import next from "next";
 import { startActivityRetention } from "@/lib/activity/retention";
 import { allowedMethods, operationPath } from "@/lib/api/operations";
-import { bearerChallenge } from "@/lib/auth/bearer-token";
+import { bearerChallenge } from "@/lib/auth/api-tokens/bearer-token";
 import { followPrimaryScheduledBackups } from "@/lib/backup/backup-schedule-link";
 import { configuredBackupSchedule, startScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { startSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";

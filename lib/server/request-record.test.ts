@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { LINK_PATHS } from "@/lib/auth/account-link-url";
+import { LINK_PATHS } from "@/lib/auth/accounts/account-link-url";
 import { loggablePath } from "@/lib/server/request-record";
 
 // A one-time link's secret never reaches the log, however the request wrote the path.

@@ -17,7 +17,7 @@ export type RequestRecord = {
 };
 
 // Pages whose path ends in a one-time secret (an invitation or a password reset
-// link, lib/auth/account-link-url.ts): the log keeps the page, not the secret,
+// link, lib/auth/accounts/account-link-url.ts): the log keeps the page, not the secret,
 // wherever in a path, in whatever case, Node's parser met it.
 const SECRET_IN_PATH = /(\/(?:join|reset-password))\/[^/?#]*/gi;
 

@@ -1,4 +1,4 @@
-import { assumedRelyingPartyWarning } from "@/lib/auth/passkey-relying-party";
+import { assumedRelyingPartyWarning } from "@/lib/auth/second-factors/passkey-relying-party";
 import { describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { sqliteDanglingRows } from "@/lib/db/sqlite";

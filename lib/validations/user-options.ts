@@ -16,7 +16,7 @@ export const SIGN_IN_RATE_LIMITED = "rate-limited";
 
 /**
  * What next-auth hands the sign-in form when the password was right and the
- * account has an authenticator app: "code-needed:<ticket>" (lib/auth/code-challenge.ts);
+ * account has an authenticator app: "code-needed:<ticket>" (lib/auth/sessions/code-challenge.ts);
  * the form then asks for a code and signs in with the "code" provider.
  */
 export const SIGN_IN_CODE_NEEDED = "code-needed";
@@ -29,7 +29,7 @@ export const SIGN_IN_CHALLENGE_EXPIRED = "challenge-expired";
 export const ACCOUNT_STATUSES = ["invited", "active", "deactivated"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** What a one-time link is for (lib/auth/account-links.ts). */
+/** What a one-time link is for (lib/auth/accounts/account-links.ts). */
 export const LINK_PURPOSES = ["invitation", "password_reset"] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 

@@ -50,7 +50,7 @@ export type NewInvitation = z.output<typeof newInvitationSchema>;
 /**
  * Accepting an invitation: the email and role are the invitation's. Whether
  * the password is too easy to guess is decided on the server
- * (lib/auth/password-strength.ts), whose dictionaries stay out of the browser.
+ * (lib/auth/passwords/password-strength.ts), whose dictionaries stay out of the browser.
  */
 export const invitationAcceptanceSchema = z.object({ name: personNameSchema, password: passwordSchema });
 export type InvitationAcceptance = z.output<typeof invitationAcceptanceSchema>;
@@ -96,7 +96,7 @@ export type SignInValues = z.input<typeof signInSchema>;
 /**
  * A one-time code from an authenticator app (six digits) or a recovery code
  * (ten letters and digits, a dash or spaces allowed): which one is decided
- * on the server (lib/auth/second-factor.ts).
+ * on the server (lib/auth/second-factors/second-factor.ts).
  */
 export const oneTimeCodeSchema = z.string().trim().min(1, "code is required").max(32, "code must be at most 32 characters");
 

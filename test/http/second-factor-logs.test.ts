@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { generateSync } from "otplib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
-import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/recovery-codes";
+import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/second-factors/recovery-codes";
 import { type AppServer, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
 import { codeTicket, errorOf, signInThrough } from "@/test/support/next-auth-sign-in";

@@ -1,5 +1,5 @@
 import { generateSecret } from "otplib";
-import { sealTotpSecret } from "@/lib/auth/totp";
+import { sealTotpSecret } from "@/lib/auth/second-factors/totp";
 import type { TestDatabase } from "./test-database";
 import { appAuthSecret, sqlTime } from "./webhook-endpoints";
 

@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
 import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPasswordError } from "@/lib/auth/account-errors";
-import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/own-account";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { reissueSession } from "@/lib/auth/session-reissue";
+import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/accounts/own-account";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { reissueSession } from "@/lib/auth/sessions/session-reissue";
 import { fieldErrors } from "@/lib/validations/field-errors";
 import { passwordChangeFieldSchema, passwordChangeSchema, profileChangeFieldSchema, profileChangeSchema } from "@/lib/validations/user";
 

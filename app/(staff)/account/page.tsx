@@ -5,9 +5,9 @@ import { PasskeyList } from "@/components/passkey-list";
 import { PasswordChangeForm } from "@/components/password-change-form";
 import { SignOutEverywhere } from "@/components/sign-out-everywhere";
 import { TotpSettings } from "@/components/totp-settings";
-import { listPasskeys } from "@/lib/auth/passkeys";
-import { requireStaffSession } from "@/lib/auth/require-staff";
-import { totpStatus } from "@/lib/auth/totp-factor";
+import { listPasskeys } from "@/lib/auth/second-factors/passkeys";
+import { requireStaffSession } from "@/lib/auth/sessions/require-staff";
+import { totpStatus } from "@/lib/auth/second-factors/totp-factor";
 
 export const metadata: Metadata = { title: "Your account · Plant Store" };
 
@@ -20,7 +20,7 @@ export default async function AccountPage() {
     <>
       <h1>Your account</h1>
       {standing === "set_up" && (
-        // Where the policy sends whoever it holds (lib/auth/require-staff.ts SECOND_FACTOR_SETUP_PATH).
+        // Where the policy sends whoever it holds (lib/auth/sessions/require-staff.ts SECOND_FACTOR_SETUP_PATH).
         <section id="second-factor" aria-labelledby="second-factor-required-heading" className="notice">
           <h2 id="second-factor-required-heading">Set up a second factor to go on</h2>
           <p>

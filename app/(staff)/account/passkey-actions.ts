@@ -3,11 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { actionAttribution } from "@/lib/activity/action-attribution";
-import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/passkey-errors";
-import { relyingParty } from "@/lib/auth/passkey-relying-party";
-import { addPasskey, beginPasskeyRegistration, type PasskeyRegistration, removePasskey } from "@/lib/auth/passkeys";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { reissueSession } from "@/lib/auth/session-reissue";
+import { PasskeyNotFoundError, PasskeyRefusedError } from "@/lib/auth/second-factors/passkey-errors";
+import { relyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
+import { addPasskey, beginPasskeyRegistration, type PasskeyRegistration, removePasskey } from "@/lib/auth/second-factors/passkeys";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { reissueSession } from "@/lib/auth/sessions/session-reissue";
 import { newPasskeySchema, removePasskeySchema } from "@/lib/validations/passkey";
 import { sentence } from "@/lib/validations/sentence";
 
@@ -38,7 +38,7 @@ export async function finishAddingPasskey(values: unknown): Promise<PasskeyActio
   try {
     const { user: changed, sessionsValidFrom } = await addPasskey(user, parsed.data, rp, await actionAttribution(user));
     // The browser just proved the passkey, with user verification: this session has passed it, and the
-    // policy (lib/auth/second-factor-policy.ts) must not send its maker to sign in again with it.
+    // policy (lib/auth/second-factors/second-factor-policy.ts) must not send its maker to sign in again with it.
     await reissueSession(changed, sessionsValidFrom, "passkey");
     revalidatePath("/account");
     return { done: true };

@@ -5,16 +5,16 @@ import { renderSVG } from "uqr";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
 import { TooManyAttemptsError, TotpStateError, WrongCodeError, WrongPasswordError } from "@/lib/auth/account-errors";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { reissueSession } from "@/lib/auth/session-reissue";
-import { totpUri } from "@/lib/auth/totp";
-import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup } from "@/lib/auth/totp-factor";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { reissueSession } from "@/lib/auth/sessions/session-reissue";
+import { totpUri } from "@/lib/auth/second-factors/totp";
+import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup } from "@/lib/auth/second-factors/totp-factor";
 import { fieldErrors } from "@/lib/validations/field-errors";
 import { totpConfirmationFieldSchema, totpConfirmationSchema, totpDisableFieldSchema, totpDisableSchema } from "@/lib/validations/user";
 
 // The authenticator app on the Account page (issue 24). Each action checks the
 // session itself and changes only the signed-in person's own factor. A change
-// of the factor ends every other session (lib/auth/totp-factor.ts); this
+// of the factor ends every other session (lib/auth/second-factors/totp-factor.ts); this
 // browser's goes on with a new cookie that says how it is signed in now. The
 // seed and the recovery codes are answered to the person's own browser once,
 // and never logged.

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { activityCsv, activityCsvFileName } from "@/lib/activity/activity-csv";
 import { activityPeople, unknownPerson } from "@/lib/activity/activity-people";
 import { activityHref, readActivitySearch } from "@/lib/activity/activity-search";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { isOwnNavigation } from "@/lib/auth/same-origin";
 import { csvResponse } from "@/lib/http/csv-response";
 import { readQuery } from "@/lib/http/query-params";

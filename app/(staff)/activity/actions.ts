@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { actionAttribution } from "@/lib/activity/action-attribution";
 import { ACTIVITY_PATH } from "@/lib/activity/activity-search";
 import { RestoreRefusedError, restorePlant } from "@/lib/activity/restore-plant";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 
 // The Activity page's action (issue 22). A server action is a public
 // endpoint: it checks, itself, that an owner is signed in (staff get a 404,

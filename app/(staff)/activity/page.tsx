@@ -17,7 +17,7 @@ import {
 import { describeAction, describeEntry, describeFamily, describeSubject } from "@/lib/activity/describe";
 import type { ActivityEntry, ActivityPage } from "@/lib/activity/history";
 import { freePlantIds } from "@/lib/activity/restore-plant";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { sentence } from "@/lib/validations/sentence";
 
 export const metadata: Metadata = { title: "Activity · Plant Store" };

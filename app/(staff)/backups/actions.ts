@@ -2,7 +2,7 @@
 
 import path from "node:path";
 import { revalidatePath } from "next/cache";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { describeSize } from "@/lib/backup/describe-size";
 import { runningScheduledBackups } from "@/lib/backup/scheduled-backups";
 

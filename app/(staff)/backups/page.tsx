@@ -3,7 +3,7 @@ import ms from "ms";
 import { BackUpNowButton } from "@/components/back-up-now-button";
 import { CardTable } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import type { BackupFile } from "@/lib/backup/backup-folder";
 import { backupOverview } from "@/lib/backup/backup-overview";
 import type { BackupAttempt } from "@/lib/backup/backup-status";

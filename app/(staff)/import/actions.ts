@@ -1,6 +1,6 @@
 "use server";
 
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { previewPlantBatchCsv } from "@/lib/http/plant-batch-preview";
 import { PLANT_IMPORT_CSV_FIELD, type PlantImportPreview, plantImportUploadSchema } from "@/lib/validations/plant-import";
 

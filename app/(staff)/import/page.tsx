@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PlantImport } from "@/components/plant-import";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { PLANT_BATCH_MAX } from "@/lib/validations/plant-batch";
 import { PLANT_IMPORT_SIZE_LIMIT } from "@/lib/validations/plant-import";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { isOwnNavigation } from "@/lib/auth/same-origin";
 import { csvResponse } from "@/lib/http/csv-response";
 import { plantExportFileName } from "@/lib/plants/export-file-name";

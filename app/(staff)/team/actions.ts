@@ -5,16 +5,16 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { actionAttribution } from "@/lib/activity/action-attribution";
 import { AccountDeactivatedError, AccountNotFoundError, EmailTakenError, LastOwnerError } from "@/lib/auth/account-errors";
-import { accountLinkUrl } from "@/lib/auth/account-link-url";
-import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation } from "@/lib/auth/account-links";
-import { mailInvitation, mailPasswordReset } from "@/lib/auth/account-mail";
-import { renewInvitation } from "@/lib/auth/invitation-renewal";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
+import { createInvitation, createPasswordReset, type NewLink, withdrawInvitation } from "@/lib/auth/accounts/account-links";
+import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-mail";
+import { renewInvitation } from "@/lib/auth/accounts/invitation-renewal";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { addressedOrigin } from "@/lib/auth/same-origin";
-import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factor-policy";
-import { clearSecondFactors } from "@/lib/auth/second-factor-recovery";
-import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/team";
-import type { StaffUser } from "@/lib/auth/users";
+import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factors/second-factor-policy";
+import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
+import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
+import type { StaffUser } from "@/lib/auth/accounts/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
 import { fieldErrors } from "@/lib/validations/field-errors";
 import { changeSecondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
@@ -179,7 +179,7 @@ async function sendInvitation({ secret, link }: NewLink, owner: StaffUser): Prom
   return { purpose: "invitation", email: link.email, url, mail: await mailInvitation(link, url, owner.name) };
 }
 
-/** Where the owner reaches the app, for a link's address when NEXTAUTH_URL does not say it (lib/auth/account-link-url.ts). */
+/** Where the owner reaches the app, for a link's address when NEXTAUTH_URL does not say it (lib/auth/accounts/account-link-url.ts). */
 async function ownerPageOrigin(): Promise<string | undefined> {
   return addressedOrigin(await headers());
 }

@@ -3,9 +3,9 @@ import { SecondFactorPolicyForm } from "@/components/second-factor-policy-form";
 import { TeamInvitationList } from "@/components/team-invitation-list";
 import { TeamInviteForm } from "@/components/team-invite-form";
 import { TeamMemberList } from "@/components/team-member-list";
-import { requireOwner } from "@/lib/auth/require-staff";
-import { readSecondFactorPolicy } from "@/lib/auth/second-factor-policy";
-import { listTeam } from "@/lib/auth/team";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
+import { readSecondFactorPolicy } from "@/lib/auth/second-factors/second-factor-policy";
+import { listTeam } from "@/lib/auth/accounts/team";
 
 export const metadata: Metadata = { title: "Team · Plant Store" };
 

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
-import { requireStaff, requireStaffSession } from "@/lib/auth/require-staff";
-import { mayCreateApiToken } from "@/lib/auth/second-factor-policy";
-import { createTokenFor, revokeTokenFor } from "@/lib/auth/token-access";
+import { requireStaff, requireStaffSession } from "@/lib/auth/sessions/require-staff";
+import { mayCreateApiToken } from "@/lib/auth/second-factors/second-factor-policy";
+import { createTokenFor, revokeTokenFor } from "@/lib/auth/api-tokens/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
 import { fieldErrors } from "@/lib/validations/field-errors";
 

@@ -3,8 +3,8 @@ import { revokeToken } from "@/app/(staff)/tokens/actions";
 import { CardTable, type CardTableColumn } from "@/components/card-table";
 import { LocalTime } from "@/components/local-time";
 import { TokenCreateForm } from "@/components/token-create-form";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { listTokensFor, type VisibleToken } from "@/lib/auth/token-access";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { listTokensFor, type VisibleToken } from "@/lib/auth/api-tokens/token-access";
 
 export const metadata: Metadata = { title: "API tokens · Plant Store" };
 

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { fieldErrors } from "@/lib/validations/field-errors";
 import { newWebhookEndpointSchema, webhookEndpointFieldSchema } from "@/lib/validations/webhook";
 import { resendDelivery as queueResend, sendTestEvent as queueTestEvent } from "@/lib/webhooks/deliveries";

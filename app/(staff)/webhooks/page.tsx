@@ -3,7 +3,7 @@ import Link from "next/link";
 import { LocalTime } from "@/components/local-time";
 import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
 import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Webhooks · Plant Store" };

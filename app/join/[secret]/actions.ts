@@ -2,8 +2,8 @@
 
 import { actionOrigin } from "@/lib/activity/action-attribution";
 import { EmailTakenError, LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
-import { acceptInvitation } from "@/lib/auth/account-links";
-import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
+import { acceptInvitation } from "@/lib/auth/accounts/account-links";
+import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/accounts/link-attempts";
 import { requestClientAddress } from "@/lib/server/request-client-address";
 import { sentence } from "@/lib/validations/sentence";
 import { invitationAcceptanceSchema } from "@/lib/validations/user";
@@ -25,7 +25,7 @@ export async function joinTeam(secret: string, values: unknown): Promise<string 
   } catch (error) {
     if (error instanceof LinkUnusableError && error.state === "used") return "This invitation has already been used: sign in instead.";
     if (error instanceof EmailTakenError) return "An account already has this invitation's email: sign in instead.";
-    // Each says why in words written to be shown (lib/auth/account-errors.ts, lib/auth/link-attempts.ts).
+    // Each says why in words written to be shown (lib/auth/account-errors.ts, lib/auth/accounts/link-attempts.ts).
     if (error instanceof LinkUnusableError || error instanceof WeakPasswordError || error instanceof TooManyLinkAttemptsError) return sentence(error.message);
     throw error;
   }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { JoinTeamForm } from "@/components/join-team-form";
 import { UnusableLink } from "@/components/unusable-link";
-import { openLinkFrom } from "@/lib/auth/link-attempts";
+import { openLinkFrom } from "@/lib/auth/accounts/link-attempts";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { requestClientAddress } from "@/lib/server/request-client-address";
 

@@ -2,8 +2,8 @@
 
 import { actionOrigin } from "@/lib/activity/action-attribution";
 import { AccountDeactivatedError, LinkUnusableError, WeakPasswordError } from "@/lib/auth/account-errors";
-import { resetPassword } from "@/lib/auth/account-links";
-import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/link-attempts";
+import { resetPassword } from "@/lib/auth/accounts/account-links";
+import { TooManyLinkAttemptsError, tryLinkFrom } from "@/lib/auth/accounts/link-attempts";
 import { requestClientAddress } from "@/lib/server/request-client-address";
 import { sentence } from "@/lib/validations/sentence";
 import { newPasswordSchema } from "@/lib/validations/user";
@@ -25,7 +25,7 @@ export async function chooseNewPassword(secret: string, values: unknown): Promis
   } catch (error) {
     // Its own message speaks to an owner ("reactivate it first").
     if (error instanceof AccountDeactivatedError) return "This account is deactivated: ask an owner of this store to reactivate it.";
-    // Each says why in words written to be shown (lib/auth/account-errors.ts, lib/auth/link-attempts.ts).
+    // Each says why in words written to be shown (lib/auth/account-errors.ts, lib/auth/accounts/link-attempts.ts).
     if (error instanceof LinkUnusableError || error instanceof WeakPasswordError || error instanceof TooManyLinkAttemptsError) return sentence(error.message);
     throw error;
   }

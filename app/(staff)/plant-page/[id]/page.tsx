@@ -11,7 +11,7 @@ import { plantHistory } from "@/lib/activity/history";
 import { namesOfTokenOwners } from "@/lib/activity/people-names";
 import { findPlantDeletion } from "@/lib/activity/plant-deletion";
 import { RestorePlantButton } from "@/components/restore-plant-button";
-import { requireStaff } from "@/lib/auth/require-staff";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { plantEtag } from "@/lib/http/entity-tags";
 import { findPlantRecord } from "@/lib/plants/plant-queries";
 import { plantPathSchema } from "@/lib/validations/plant";

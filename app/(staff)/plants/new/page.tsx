@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PlantEntry } from "@/components/plant-entry";
-import { requireStaff } from "@/lib/auth/require-staff";
-import { signInPath } from "@/lib/auth/callback-url";
+import { requireStaff } from "@/lib/auth/sessions/require-staff";
+import { signInPath } from "@/lib/auth/sessions/callback-url";
 import { suggestNextPlantId } from "@/lib/plants/next-plant-id";
 
 export const metadata: Metadata = { title: "Add a plant · Plant Store" };

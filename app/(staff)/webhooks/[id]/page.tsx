@@ -8,7 +8,7 @@ import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
 import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
 import { WebhookRotateSecret } from "@/components/webhook-rotate-secret";
 import { WebhookTestEvent } from "@/components/webhook-test-event";
-import { requireOwner } from "@/lib/auth/require-staff";
+import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { type DeliveryInfo, listDeliveries, RECENT_DELIVERIES } from "@/lib/webhooks/deliveries";
 import { findWebhookEndpoint, type WebhookEndpointInfo } from "@/lib/webhooks/endpoints";
 

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
-import { authOptions } from "@/lib/auth/auth-options";
+import { authOptions } from "@/lib/auth/sessions/auth-options";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
