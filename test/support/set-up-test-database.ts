@@ -13,7 +13,7 @@ import { makeTestDatabase, type TestDatabase } from "@/test/support/test-databas
 export function setUpTestDatabase(options: { env?: () => Record<string, string> } = {}): TestDatabase {
   const database = {} as TestDatabase;
   beforeAll(async () => {
-    Object.assign(database, await makeTestDatabase());
+    Object.assign(database, await makeTestDatabase(undefined, { migrated: true }));
     for (const name of ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY", "NEXTAUTH_URL"]) vi.stubEnv(name, "");
     // The file's own settings, read when its earlier hooks have run (a port they chose, say).
     for (const [name, value] of Object.entries({ ...database.env, ...options.env?.() })) vi.stubEnv(name, value);
