@@ -7,7 +7,8 @@ import { type AppServer, createToken, startApp } from "@/test/support/app-server
 let app: AppServer;
 
 beforeAll(async () => {
-  app = await startApp({ env: { RATE_LIMIT_API: "5/1m", RATE_LIMIT_ANONYMOUS: "4/1m" } });
+  // Windows of an hour: a test's requests must all fall in one, however slow the machine (issue 31).
+  app = await startApp({ env: { RATE_LIMIT_API: "5/1h", RATE_LIMIT_ANONYMOUS: "4/1h" } });
 });
 
 afterAll(async () => {
@@ -25,7 +26,7 @@ describe("per token", () => {
     for (let request = 1; request <= 5; request++) {
       const response = await list({ authorization: `Bearer ${token}` });
       expect(response.status).toBe(200);
-      expect(response.headers.get("ratelimit-policy")).toBe('"api";q=5;w=60');
+      expect(response.headers.get("ratelimit-policy")).toBe('"api";q=5;w=3600');
       remaining.push(response.headers.get("ratelimit"));
     }
     expect(remaining.map((value) => value?.match(/^"api";r=(\d);t=\d+$/)?.[1])).toEqual(["4", "3", "2", "1", "0"]);
@@ -34,7 +35,7 @@ describe("per token", () => {
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.headers.get("ratelimit")).toMatch(/^"api";r=0;t=\d+$/);
     expect(await refused.json()).toEqual({ error: 429, message: `too many requests; retry after ${retryAfter} s` });
   });
@@ -55,7 +56,7 @@ describe("per client address, without valid credentials", () => {
     for (const headers of attempts) {
       const refused = await list(headers);
       expect(refused.status).toBe(429);
-      expect(refused.headers.get("ratelimit-policy")).toBe('"anonymous";q=4;w=60');
+      expect(refused.headers.get("ratelimit-policy")).toBe('"anonymous";q=4;w=3600');
       expect((await refused.json()) as object).toMatchObject({ error: 429, message: expect.stringMatching(/^too many requests without valid credentials from this address; retry after \d+ s$/) });
     }
     // A valid token from the same address is not held back by the guesser's failures.
@@ -68,7 +69,7 @@ describe("behind a trusted proxy", () => {
   let proxied: AppServer;
 
   beforeAll(async () => {
-    proxied = await startApp({ env: { RATE_LIMIT_ANONYMOUS: "2/1m", TRUST_PROXY: "loopback" } });
+    proxied = await startApp({ env: { RATE_LIMIT_ANONYMOUS: "2/1h", TRUST_PROXY: "loopback" } });
   });
 
   afterAll(async () => {

@@ -95,7 +95,8 @@ describe("scheduled backups with two workers", () => {
 
   beforeAll(async () => {
     metricsPort = await freePort();
-    app = await startApp({ env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort) } });
+    // Keep-alive connections stay open between requests however long they take: a pinned worker stays the same.
+    app = await startApp({ env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort), KEEP_ALIVE_TIMEOUT_MS: "600000" } });
     const made = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
     expect(made.code, made.stderr).toBe(0);
   });
