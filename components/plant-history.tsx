@@ -25,13 +25,15 @@ type PlantHistoryProps = {
   before?: bigint;
   /** The URL asked for a page before something that is no record id: this is the newest page instead. */
   mistakenBefore?: boolean;
+  /** The history parameter as the address the page was rendered for wrote it (historyPageAsked). */
+  renderedFor: string | undefined;
 };
 
-export function PlantHistory({ plantId, entries, next, linkToActivity, before, mistakenBefore = false }: PlantHistoryProps) {
+export function PlantHistory({ plantId, entries, next, linkToActivity, before, mistakenBefore = false, renderedFor }: PlantHistoryProps) {
   return (
     <section id="plant-history" aria-labelledby="plant-history-title">
       <h2 id="plant-history-title">History</h2>
-      <HistoryRowsFor before={before?.toString()}>
+      <HistoryRowsFor renderedFor={renderedFor}>
         {mistakenBefore && <p>The address asked for older changes in a way this page does not understand: these are the newest.</p>}
         {entries.length === 0 ? (
           <p>{before === undefined ? "No changes to this plant are on record." : "There are no older changes."}</p>

@@ -1,4 +1,7 @@
 import { plantHistoryQuerySchema } from "@/lib/validations/plant";
+import { HISTORY_BEFORE_PARAM } from "@/lib/validations/plant-history-param";
+
+export { HISTORY_BEFORE_PARAM };
 
 // A plant's page shows its history a page at a time, newest first (issue 22),
 // as the API's GET /plants/{id}/history does: a page of older changes is the
@@ -8,7 +11,6 @@ import { plantHistoryQuerySchema } from "@/lib/validations/plant";
 
 export const PLANT_HISTORY_PAGE_SIZE = 20;
 
-export const HISTORY_BEFORE_PARAM = "historyBefore";
 
 /** The plant page's URL showing its changes before the record `before` (the newest, without), at the history. */
 export function plantHistoryHref(id: bigint, before?: bigint): string {

@@ -15,7 +15,8 @@ import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { plantEtag } from "@/lib/http/entity-tags";
 import { findPlantRecord } from "@/lib/plants/plant-queries";
 import { plantPathSchema } from "@/lib/validations/plant";
-import { PLANT_HISTORY_PAGE_SIZE, readHistoryBefore } from "@/lib/validations/plant-history-page";
+import { HISTORY_BEFORE_PARAM, PLANT_HISTORY_PAGE_SIZE, readHistoryBefore } from "@/lib/validations/plant-history-page";
+import { historyPageAsked } from "@/lib/validations/plant-history-param";
 
 // A plant's page, at the plant's own URL: proxy.ts rewrites a browser's
 // /plants/{id} here, while programs get the API's JSON at that URL. This
@@ -61,7 +62,8 @@ export default async function PlantPage({ params, searchParams }: { params: Para
   const viewer = await requireStaff(returnPath(text));
   const id = readId(text);
   if (id === undefined) notFound();
-  const { before, mistaken } = readHistoryBefore(await searchParams);
+  const query = await searchParams;
+  const { before, mistaken } = readHistoryBefore(query);
   const [record, history] = await Promise.all([readPlant(id), plantHistory(id, { limit: PLANT_HISTORY_PAGE_SIZE, before })]);
   const found = record ? { record } : await readDeletion(id).then((deleted) => deleted && { deleted });
   if (!found) notFound();
@@ -76,6 +78,7 @@ export default async function PlantPage({ params, searchParams }: { params: Para
       linkToActivity={linkToActivity}
       before={before}
       mistakenBefore={mistaken}
+      renderedFor={historyPageAsked([query[HISTORY_BEFORE_PARAM] ?? []].flat())}
     />
   );
 
