@@ -1,9 +1,10 @@
-import { chmodSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, renameSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { flushToDisk } from "@/lib/db/flush-to-disk";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
+import { removeSqliteFiles } from "@/lib/db/sqlite-files";
 
 // A consistent copy of a live SQLite database (issue 23), for `db backup` and
 // the scheduled backups. VACUUM INTO reads the database in one read
@@ -71,7 +72,7 @@ export async function snapshotSqlite(databasePath: string, file: string): Promis
   const started = performance.now();
   const partial = `${file}.partial`;
   // A .partial left by a process that died mid-copy is no one's: VACUUM INTO refuses a file that exists.
-  rmSync(partial, { force: true });
+  removeSqliteFiles(partial);
   try {
     const problems = await inWorker(databasePath, partial);
     if (problems.length !== 1 || problems[0] !== "ok") {
@@ -83,7 +84,8 @@ export async function snapshotSqlite(databasePath: string, file: string): Promis
     renameSync(partial, file);
     flushToDisk(path.dirname(file));
   } finally {
-    rmSync(partial, { force: true });
+    // With its journal: a copy that ran out of room leaves one beside it.
+    removeSqliteFiles(partial);
   }
   return { file, bytes: statSync(file).size, durationMs: performance.now() - started };
 }
