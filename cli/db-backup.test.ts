@@ -112,7 +112,7 @@ describe.skipIf(!sqlite)("db backup on SQLite", () => {
     expect(readdirSync(path.dirname(file))).toEqual(["before-the-upgrade.db"]);
   });
 
-  it("fails in a folder that runs out of room, leaving nothing in it", { timeout: 120_000 }, async ({ skip }) => {
+  it("fails in a folder that runs out of room, saying which folder is full, and leaves nothing in it", { timeout: 120_000 }, async ({ skip }) => {
     const database = await storeWithPlants();
     // Larger than SQLite's page cache, so that the copy's pages spill to its file before the end, and SQLite
     // makes a rollback journal beside it: a database of 14 MB left none behind here, one of 20 MB did.
@@ -127,7 +127,21 @@ describe.skipIf(!sqlite)("db backup on SQLite", () => {
     const run = await db(database, ["backup", path.join(full, "nightly.db")]);
 
     expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toMatch(new RegExp(`^db: cannot write ${escape(path.join(full, "nightly.db"))}: ${escape(full)} is full \\([\\d.]+ (?:B|kB|MB) free on its file system, the file needs up to [\\d.]+ MB\\)\n$`));
     expect(readdirSync(full)).toEqual([]);
+  });
+
+  it("says a folder it cannot write to cannot be written, and why, whether it is there or has to be made", async ({ skip }) => {
+    const database = await storeWithPlants();
+    const readOnly = await tmpfsFolder(skip, "read-only", { size: "64k", readOnly: true });
+
+    const into = await db(database, ["backup", path.join(readOnly, "nightly.db")]);
+    expect(into).toMatchObject({ code: 1, stdout: "" });
+    expect(into.stderr).toBe(`db: cannot write ${path.join(readOnly, "nightly.db")}: ${readOnly} cannot be written: it is on a read-only file system\n`);
+
+    const under = await db(database, ["backup"], { BACKUP_DIR: path.join(readOnly, "nightly") });
+    expect(under).toMatchObject({ code: 1, stdout: "" });
+    expect(under.stderr).toBe(`db: cannot make the folder ${path.join(readOnly, "nightly")}: ${readOnly} cannot be written: it is on a read-only file system\n`);
   });
 
   it("says there is nothing to back up when the database does not exist yet", async () => {

@@ -173,7 +173,7 @@ describe("scheduled backups", () => {
     const failing = { ...settings, backupDir: path.join(blocker, "backups") };
     const failed = await start(failing).backUpNow();
 
-    expect(failed).toMatchObject({ ok: false, file: expect.stringContaining(failing.backupDir), error: expect.stringMatching(/ENOTDIR|not a directory/) });
+    expect(failed).toMatchObject({ ok: false, file: expect.stringContaining(failing.backupDir), error: `cannot make the folder ${failing.backupDir}: ${blocker} is not a folder (it is a file)` });
     expect(readBackupStatus(settings.dataDir)).toEqual({ lastAttempt: failed, lastSuccess: succeeded });
     expect(await metricValue("plant_store_backup_last_run_success")).toBe(0);
     expect(await metricValue("plant_store_backups_total", { outcome: "failed" })).toBe(failedBefore + 1);
