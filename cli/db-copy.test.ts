@@ -9,6 +9,7 @@ import type { DatabaseProvider } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { listMigrations } from "@/lib/db/migrations";
 import { appEnv } from "@/test/support/app-env";
+import { freePort } from "@/test/support/app-server";
 import { cliCommand, runCli, tokenCli } from "@/test/support/cli";
 import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
 import { sqlTime } from "@/test/support/webhook-endpoints";
@@ -242,6 +243,17 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
       expect(run.stderr).toContain(`is not migrated; migrate it first, then copy:\n\n  DATABASE_URL='${shown}' npm run db:migrate\n`);
       expect(await target.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([]);
     }
+  });
+
+  it("a PostgreSQL target it cannot reach, naming it with its password left out", async () => {
+    const source = await fresh(provider);
+    const port = await freePort();
+    const run = await copy(source, ["--to", `postgresql://plants:n3ver-printed@127.0.0.1:${port}/plant_store?sslmode=disable`]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      `db: cannot connect to PostgreSQL at postgresql://plants:<password>@127.0.0.1:${port}/plant_store?sslmode=disable: ` +
+        `connection refused (connect ECONNREFUSED 127.0.0.1:${port}): is the server running, and listening on that host and port?\n`,
+    );
   });
 
   it("a target at another migration than the source", async () => {
