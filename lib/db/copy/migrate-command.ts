@@ -5,11 +5,11 @@ import { type DatabaseConfig, hasPassword, withoutPassword } from "@/lib/db/data
 // replaced by a placeholder, since what a command prints ends up in
 // terminals' scrollback and CI logs.
 
-/** `DATABASE_URL='<url>' npm run db:migrate`, the password left out; PostgreSQL needs the app's shared secrets set too. */
+/** `DATABASE_URL='<url>' npm run db:migrate`, the password left out (and said to be). It needs none of the app's secrets. */
 export function migrateCommand(target: DatabaseConfig, url: string): string {
   const command = `DATABASE_URL=${shellQuote(withoutPassword(url))} npm run db:migrate`;
-  if (target.provider === "sqlite") return command;
-  return `${command}\n\n(with NEXTAUTH_SECRET and NEXT_SERVER_ACTIONS_ENCRYPTION_KEY set as for the app, which PostgreSQL requires${hasPassword(url) ? ", and the password in place of <password>" : ""})`;
+  if (target.provider === "sqlite" || !hasPassword(url)) return command;
+  return `${command}\n\n(with the password in place of <password>)`;
 }
 
 function shellQuote(text: string): string {
