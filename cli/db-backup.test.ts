@@ -112,7 +112,7 @@ describe.skipIf(!sqlite)("db backup on SQLite", () => {
     expect(readdirSync(path.dirname(file))).toEqual(["before-the-upgrade.db"]);
   });
 
-  it("fails in a folder that runs out of room, saying which folder is full, and leaves nothing in it", { timeout: 120_000 }, async ({ skip }) => {
+  it("fails in a folder that runs out of room, saying which folder is full, and leaves nothing in it", async ({ skip }) => {
     const database = await storeWithPlants();
     // Larger than SQLite's page cache, so that the copy's pages spill to its file before the end, and SQLite
     // makes a rollback journal beside it: a database of 14 MB left none behind here, one of 20 MB did.
