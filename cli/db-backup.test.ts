@@ -8,6 +8,7 @@ import { insertPlants } from "@/test/support/insert-plants";
 import { freshDatabases } from "@/test/support/set-up-test-database";
 import { shell } from "@/test/support/shell";
 import { type StoredPlant, storedPlants, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { mountTmpfs, type Tmpfs } from "@/test/support/tmpfs";
 
 // npm run --silent db -- backup, as a process against a real database (issue
 // 23): on SQLite a checked copy where the operator looks for it, named for
@@ -18,7 +19,19 @@ const freshDatabase = freshDatabases();
 const sqlite = testDatabaseProvider() === "sqlite";
 
 const folder = mkdtempSync(path.join(tmpdir(), "plant-store-backup-cli-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const mounted: Tmpfs[] = [];
+afterAll(async () => {
+  for (const tmpfs of mounted) await tmpfs.unmount();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** A folder on a tmpfs of the test's own (unmounted after the file's tests); skips the test, saying why, where mounting is refused. */
+async function tmpfsFolder(skip: (note: string) => never, name: string, options: { size: string; readOnly?: boolean }): Promise<string> {
+  const tmpfs = await mountTmpfs(path.join(folder, name), options);
+  if ("refused" in tmpfs) skip(`this test needs a file system of its own, and mounting one was refused (run as root): ${tmpfs.refused}`);
+  mounted.push(tmpfs);
+  return tmpfs.dir;
+}
 
 const PLANTS: StoredPlant[] = [
   { id: -9223372036854775808n, name: "Lowest", tag: null },
@@ -97,6 +110,38 @@ describe.skipIf(!sqlite)("db backup on SQLite", () => {
     expect(again.stderr).toBe(`db: ${file} exists; name another file, or remove it first\n`);
     expect(readFileSync(file).equals(taken)).toBe(true);
     expect(readdirSync(path.dirname(file))).toEqual(["before-the-upgrade.db"]);
+  });
+
+  it("fails in a folder that runs out of room, saying which folder is full, and leaves nothing in it", async ({ skip }) => {
+    const database = await storeWithPlants();
+    // Larger than SQLite's page cache, so that the copy's pages spill to its file before the end, and SQLite
+    // makes a rollback journal beside it: a database of 14 MB left none behind here, one of 20 MB did.
+    const writer = new Database(path.join(database.dataDir, "plant-store.db"));
+    const insert = writer.prepare("INSERT INTO plants (id, name, tag) VALUES (?, ?, ?)");
+    writer.transaction(() => {
+      for (let id = 10; id < 160_000; id++) insert.run(id, `A plant with a name long enough to fill pages, number ${id}`, `tag-${id}`);
+    })();
+    writer.close();
+    const full = await tmpfsFolder(skip, "full", { size: "1m" });
+
+    const run = await db(database, ["backup", path.join(full, "nightly.db")]);
+
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toMatch(new RegExp(`^db: cannot write ${escape(path.join(full, "nightly.db"))}: ${escape(full)} is full \\([\\d.]+ (?:B|kB|MB) free on its file system, the file needs up to [\\d.]+ MB\\)\n$`));
+    expect(readdirSync(full)).toEqual([]);
+  });
+
+  it("says a folder it cannot write to cannot be written, and why, whether it is there or has to be made", async ({ skip }) => {
+    const database = await storeWithPlants();
+    const readOnly = await tmpfsFolder(skip, "read-only", { size: "64k", readOnly: true });
+
+    const into = await db(database, ["backup", path.join(readOnly, "nightly.db")]);
+    expect(into).toMatchObject({ code: 1, stdout: "" });
+    expect(into.stderr).toBe(`db: cannot write ${path.join(readOnly, "nightly.db")}: ${readOnly} cannot be written: it is on a read-only file system\n`);
+
+    const under = await db(database, ["backup"], { BACKUP_DIR: path.join(readOnly, "nightly") });
+    expect(under).toMatchObject({ code: 1, stdout: "" });
+    expect(under.stderr).toBe(`db: cannot make the folder ${path.join(readOnly, "nightly")}: ${readOnly} cannot be written: it is on a read-only file system\n`);
   });
 
   it("says there is nothing to back up when the database does not exist yet", async () => {

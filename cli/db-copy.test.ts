@@ -1,16 +1,20 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { COPIED_TABLES } from "@/lib/db/copy/copied-tables";
-import type { DatabaseProvider } from "@/lib/db/database-url";
+import { type DatabaseProvider, describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { listMigrations } from "@/lib/db/migrations";
 import { appEnv } from "@/test/support/app-env";
+import { freePort } from "@/test/support/app-server";
 import { cliCommand, runCli, tokenCli } from "@/test/support/cli";
 import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { mountTmpfs, type Tmpfs } from "@/test/support/tmpfs";
 import { sqlTime } from "@/test/support/webhook-endpoints";
 
 // npm run --silent db -- copy --to <DATABASE_URL> (issue 23), as processes
@@ -20,7 +24,13 @@ import { sqlTime } from "@/test/support/webhook-endpoints";
 // the test's own reads, not by the copy's checksums.
 
 const made: TestDatabase[] = [];
-afterAll(() => Promise.all(made.map((database) => database.drop())));
+const mounted: Tmpfs[] = [];
+const mountPoints = mkdtempSync(path.join(tmpdir(), "plant-store-copy-cli-"));
+afterAll(async () => {
+  await Promise.all(made.map((database) => database.drop()));
+  for (const tmpfs of mounted) await tmpfs.unmount();
+  rmSync(mountPoints, { recursive: true, force: true });
+});
 
 async function fresh(provider: DatabaseProvider, migrated = true): Promise<TestDatabase> {
   const database = await makeTestDatabase(provider);
@@ -152,6 +162,26 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
     expect(newest).toEqual({ id: BigInt(last) + 1n, action: "token.created" });
   });
 
+  it("migrates an empty target first, saying so, then copies into it", async () => {
+    const source = await fresh(from);
+    await source.query("INSERT INTO plants (id, name, tag) VALUES (1, 'Fern', NULL), (9007199254740993, 'Past 2^53', 'edge')");
+    // Never migrated: a new SQLite file (not there yet), or a database just made with createdb.
+    const target = await fresh(to, false);
+    const url = withPassword(target.url, "s3cret-pa55");
+
+    const run = await copy(source, ["--to", url]);
+
+    expect(run.code, run.stderr).toBe(0);
+    const migrations = listMigrations(to).map((migration) => migration.name);
+    const applied = `${migrations.length} migrations applied, up to ${migrations.at(-1)}`;
+    expect(run.stderr.split("\n")[0]).toBe(`migrated the empty target ${describeDatabase(target.config)}: ${applied}`);
+    expect(run.stdout).toContain(`\nthe target was empty, and was migrated first: ${applied}\n`);
+    expect(run.stderr + run.stdout).not.toContain("s3cret-pa55");
+    const recorded = await target.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+    expect(recorded.map((row) => row.migration_name)).toEqual(migrations);
+    expect(await everyTable(target)).toEqual(await everyTable(source));
+  });
+
   it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", async () => {
     const source = await fresh(from);
     await fillManyPlants(source, 300_000);
@@ -221,27 +251,47 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     expect(await copy(source, ["--to", source.url])).toMatchObject({ code: 1, stderr: expect.stringContaining("the target is the configured database itself") });
   });
 
-  it("a target that is not migrated, saying how to migrate it, without its password", async () => {
+  it("a target that is not empty though never migrated, naming the tables it holds, and leaves it as it was", async () => {
     const source = await fresh(provider);
     const target = await fresh(provider, false);
-    let url = target.url;
-    if (provider === "postgresql") {
-      // Trust authentication takes any password: one is given, to see that it is never printed.
-      const withPassword = new URL(url);
-      withPassword.password = "s3cret-pa55";
-      url = withPassword.href;
-    }
-    const run = await copy(source, ["--to", url]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).not.toContain("s3cret-pa55");
-    if (target.config.provider === "sqlite") {
-      expect(run.stderr).toBe(`db: there is no database at ${target.config.path}; make it and migrate it first, then copy:\n\n  DATABASE_URL=${target.url} npm run db:migrate\n`);
-      expect(existsSync(target.config.path)).toBe(false);
-    } else {
-      const shown = url.replace("s3cret-pa55", "<password>");
-      expect(run.stderr).toContain(`is not migrated; migrate it first, then copy:\n\n  DATABASE_URL='${shown}' npm run db:migrate\n`);
-      expect(await target.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).toEqual([]);
-    }
+    await target.exec("CREATE TABLE flowers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO flowers (id, name) VALUES (1, 'Rose')");
+    const run = await copy(source, ["--to", target.url]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(`db: the target ${describeDatabase(target.config)} is not empty: it holds tables no migration of this app made (flowers). Copy into an empty database\n`);
+    expect(await tableNames(target)).toEqual(["flowers"]);
+  });
+
+  it("a SQLite target on a file system that is full or read-only, naming the folder and why", async ({ skip }) => {
+    const source = await fresh(provider);
+    await fillManyPlants(source, 50_000);
+    const mount = async (name: string, options: { size: string; readOnly?: boolean }) => {
+      const tmpfs = await mountTmpfs(path.join(mountPoints, name), options);
+      if ("refused" in tmpfs) return skip(`this test needs file systems of its own, and mounting one was refused (run as root): ${tmpfs.refused}`);
+      mounted.push(tmpfs);
+      return tmpfs.dir;
+    };
+    const [full, readOnly] = [await mount("full", { size: "1m" }), await mount("read-only", { size: "64k", readOnly: true })];
+
+    const intoFull = await copy(source, ["--to", `file:${full}/moved.db`]);
+    expect(intoFull).toMatchObject({ code: 1, stdout: "" });
+    expect(intoFull.stderr).toMatch(new RegExp(`\\ndb: cannot write ${full}/moved\\.db: ${full} is full \\([\\d.]+ (B|kB|MB) free on its file system\\); nothing was committed\\n$`));
+    // Migrated, and empty: the next attempt, with room, copies into it.
+    expect(readdirSync(full)).toEqual(["moved.db"]);
+
+    const intoReadOnly = await copy(source, ["--to", `file:${readOnly}/moved.db`]);
+    expect(intoReadOnly).toMatchObject({ code: 1, stdout: "" });
+    expect(intoReadOnly.stderr).toBe(`db: cannot write ${readOnly}/moved.db: ${readOnly} cannot be written: it is on a read-only file system; nothing was committed\n`);
+  });
+
+  it("a PostgreSQL target it cannot reach, naming it with its password left out", async () => {
+    const source = await fresh(provider);
+    const port = await freePort();
+    const run = await copy(source, ["--to", `postgresql://plants:n3ver-printed@127.0.0.1:${port}/plant_store?sslmode=disable`]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      `db: cannot connect to PostgreSQL at postgresql://plants:<password>@127.0.0.1:${port}/plant_store?sslmode=disable: ` +
+        `connection refused (connect ECONNREFUSED 127.0.0.1:${port}): is the server running, and listening on that host and port?\n`,
+    );
   });
 
   it("a target at another migration than the source", async () => {
@@ -253,12 +303,16 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     expect(run).toMatchObject({ code: 1, stderr: expect.stringContaining(`is at migration ${migrations.at(-2)!.name}, the source at ${migrations.at(-1)!.name}; migrate it first`) });
     expect(run.stderr).toMatch(MIGRATE);
 
-    // A source this build has not migrated yet: never migrated by the copy, which does not write to it.
+    // A source this build has not migrated yet: never migrated by the copy, which does not write to it; nor is
+    // the empty target it was to go into, which is left untouched.
     const behind = await fresh(provider, false);
     await migrate(behind.config, migrations.slice(0, -1));
-    const fromBehind = await copy(behind, ["--to", (await fresh(provider)).url]);
+    const empty = await fresh(provider, false);
+    const fromBehind = await copy(behind, ["--to", empty.url]);
     expect(fromBehind).toMatchObject({ code: 1, stderr: expect.stringContaining(`is at migration ${migrations.at(-2)!.name}, this build's latest is ${migrations.at(-1)!.name}`) });
     expect(await behind.query('SELECT migration_name FROM "_prisma_migrations"')).toHaveLength(migrations.length - 1);
+    if (empty.config.provider === "sqlite") expect(existsSync(empty.config.path)).toBe(false);
+    else expect(await tableNames(empty)).toEqual([]);
   });
 
   it("a target that holds rows, naming the tables that do, and leaves them as they were", async () => {
@@ -322,6 +376,23 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     );
   });
 });
+
+/** The URL with a password in it: trust authentication takes any, and a copy must never print it. */
+function withPassword(url: string, password: string): string {
+  if (!url.startsWith("postgresql:")) return url;
+  const withOne = new URL(url);
+  withOne.password = password;
+  return withOne.href;
+}
+
+/** The tables a database holds (SQLite's own aside). */
+async function tableNames(database: TestDatabase): Promise<string[]> {
+  const rows =
+    database.provider === "sqlite"
+      ? await database.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
+      : await database.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+  return rows.map((row) => row.name);
+}
 
 /** Holds a write on the database until released, as an app's transaction would: SQLite's write lock, or a row lock's table lock on PostgreSQL. */
 async function holdWriteLock(database: TestDatabase): Promise<() => Promise<void>> {

@@ -140,6 +140,8 @@ describe.skipIf(!sqlite)("db restore on SQLite", () => {
     const cases: [string, () => string, RegExp][] = [
       ["a file that is not there", () => path.join(folder, "no-such-backup.db"), /^db: there is no file .*no-such-backup\.db to restore\n$/],
       ["a file that is not a SQLite database", () => written("notes.db", "plants to water on Monday\n".repeat(400)), /^db: .*notes\.db is not a SQLite database\n$/],
+      ["an empty file", () => written("empty.db", ""), /^db: .*empty\.db is empty \(0 bytes\): not a SQLite database, so no backup\n$/],
+      ["a SQLite database with no tables", () => emptyDatabase("no-tables.db"), /^db: .*no-tables\.db is a SQLite database with no tables at all: no backup of Plant Store\n$/],
       ["a damaged database", damaged, /^db: .*damaged\.db is damaged: \S[^]*\n$/],
       ["another application's SQLite database", foreign, /^db: .*foreign\.db is a SQLite database, but not Plant Store's: it has no _prisma_migrations or no plants table\n$/],
       [
@@ -288,6 +290,15 @@ function foreign(): string {
   const file = path.join(folder, "foreign.db");
   const connection = new Database(file);
   connection.exec("CREATE TABLE flowers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO flowers (name) VALUES ('Rose')");
+  connection.close();
+  return file;
+}
+
+/** A SQLite database with its header written and nothing in it. */
+function emptyDatabase(name: string): string {
+  const file = path.join(folder, name);
+  const connection = new Database(file);
+  connection.pragma("user_version = 1");
   connection.close();
   return file;
 }

@@ -13,7 +13,7 @@ const USAGE = `usage:
                          on PostgreSQL, prints the pg_restore commands to use instead
   db copy --to <DATABASE_URL>
                          copies everything the app keeps into an empty database of either engine
-                         (file:... or postgresql://...), migrated first (DATABASE_URL=<it> npm run db:migrate);
+                         (file:... or postgresql://...), which it migrates first if it has never been;
                          verified table by table before it commits: interrupted, the target stays empty`;
 
 const COMMANDS: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import ms from "ms";
 import { runCli, UsageError } from "@/cli/run-cli";
-import { env } from "@/lib/server/env";
+import { env, requireSharedSecrets } from "@/lib/server/env";
 import { migrate } from "@/lib/db/migrate";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens/api-tokens";
@@ -18,6 +18,8 @@ const USAGE = `usage:
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // A new token is signed with NEXTAUTH_SECRET; listing and revoking use no secret.
+  if (command === "create") requireSharedSecrets(["NEXTAUTH_SECRET"]);
   await migrate(env().database);
   switch (command) {
     case "create":

@@ -14,8 +14,9 @@ import { startServer } from "@/lib/server/startup";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 async function main(): Promise<void> {
-  // Validates the configuration (exits 1 naming a bad variable) and migrates.
-  await startServer();
+  // Validates the configuration (exits 1 naming a bad variable) and migrates. It opens the endpoints'
+  // sealed secrets to sign with: NEXTAUTH_SECRET it needs; the server actions' key is the web server's.
+  await startServer(["NEXTAUTH_SECRET"]);
   const worker = startWebhookWorker();
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -4,7 +4,7 @@
 // `secret=$(npm run --silent webhook -- create ...)` captures just the secret.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { runCli, UsageError } from "@/cli/run-cli";
-import { env } from "@/lib/server/env";
+import { env, requireSharedSecrets } from "@/lib/server/env";
 import { migrate } from "@/lib/db/migrate";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { newWebhookEndpointSchema, WEBHOOK_EVENT_TYPES } from "@/lib/validations/webhook";
@@ -39,6 +39,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   const run = command ? COMMANDS[command] : undefined;
   if (!run) throw new UsageError(command ? `unknown command ${command}` : "a command is required");
+  // A new secret is sealed with NEXTAUTH_SECRET; the other commands use none.
+  if (command === "create" || command === "rotate") requireSharedSecrets(["NEXTAUTH_SECRET"]);
   await migrate(env().database);
   return run(rest);
 }

@@ -1,7 +1,8 @@
 // db copy --to <DATABASE_URL>: everything the app keeps, from the configured
-// database into an empty one of either engine, migrated beforehand; verified
-// table by table before it commits (lib/db/copy/copy-database.ts). The
-// progress goes to stderr on a terminal, the summary to stdout.
+// database into an empty one of either engine, which it migrates first if it
+// has never been; verified table by table before it commits
+// (lib/db/copy/copy-database.ts). The progress goes to stderr on a terminal,
+// the summary to stdout.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { count, seconds, terminalProgress } from "@/cli/db/copy-progress";
@@ -26,6 +27,7 @@ export async function run(args: string[]): Promise<void> {
   const started = performance.now();
   const notices: CopyProgress = {
     ...progress,
+    migrated: (applied) => process.stderr.write(`migrated the empty target ${describeDatabase(target.config)}: ${migrations(applied)}\n`),
     started: (tables) => {
       const rows = tables.reduce((sum, table) => sum + table.rows, 0);
       process.stderr.write(
@@ -74,6 +76,7 @@ function summary(result: CopyResult, totalMs: number, sqliteDataDir: string | nu
     `not copied: ${result.skipped.map(([table, why]) => `${table} (${why})`).join(", ")}`,
   ];
   if (result.foreign.length > 0) lines.push(`not copied, not the app's: ${result.foreign.join(", ")}`);
+  if (result.migratedTarget.length > 0) lines.push(`the target was empty, and was migrated first: ${migrations(result.migratedTarget)}`);
   for (const { table, column, next } of result.generatedIds) lines.push(`the target gives ${table}.${column} from ${next} on`);
   const secretFile = sqliteDataDir === null ? "" : ` (unless NEXTAUTH_SECRET is set here, it is the file ${path.join(sqliteDataDir, "auth-secret")})`;
   lines.push(
@@ -81,6 +84,11 @@ function summary(result: CopyResult, totalMs: number, sqliteDataDir: string | nu
     `Start the app on the target with the same NEXTAUTH_SECRET as this one${secretFile}: API tokens, sessions and webhook secrets are sealed with it.`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** "9 migrations applied, up to 20261128000000_second_factors" */
+function migrations(applied: readonly string[]): string {
+  return `${applied.length} ${applied.length === 1 ? "migration" : "migrations"} applied, up to ${applied.at(-1)}`;
 }
 
 /** table, rows, checksum: one line each, and whether the target read back as the source was read. */

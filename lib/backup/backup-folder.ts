@@ -1,10 +1,11 @@
 import { readdirSync, rmSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { isScheduledBackupName } from "@/lib/backup/backup-files";
+import { SQLITE_SIDE_FILE_SUFFIXES } from "@/lib/db/sqlite-files";
 
 // What is in a backup folder (issue 23): the backups to list, the scheduled
-// ones beyond BACKUP_KEEP to remove, and the .partial files a backup that
-// died half-way left behind. Only the scheduled backups' own names are ever
+// ones beyond BACKUP_KEEP to remove, and the .partial files (and their
+// journals) a backup that died half-way left behind. Only the scheduled backups' own names are ever
 // removed by the count: a "-manual" backup, or any other file an operator
 // put there, is theirs.
 
@@ -39,19 +40,30 @@ export function removeOldScheduledBackups(dir: string, keep: number): string[] {
 }
 
 /**
- * Removes the .partial files left by backups that died half-way: those of a
- * scheduled backup's name at once (the caller runs one at a time, and is not
- * running one), any other once untouched for FOREIGN_PARTIAL_AGE_MS.
+ * Removes the .partial files left by backups that died half-way, with the
+ * files SQLite kept beside them (<name>.partial-journal and the like): those
+ * of a scheduled backup's name at once (the caller runs one at a time, and is
+ * not running one), any other once untouched for FOREIGN_PARTIAL_AGE_MS.
  */
 export function removeStalePartials(dir: string, now = Date.now()): string[] {
   const stale = entries(dir).filter((name) => {
-    if (!name.endsWith(".partial")) return false;
-    if (isScheduledBackupName(name.slice(0, -".partial".length))) return true;
+    const backup = partialOf(name);
+    if (backup === undefined) return false;
+    if (isScheduledBackupName(backup)) return true;
     const stat = statOrNull(path.join(dir, name));
     return stat !== null && now - stat.mtimeMs > FOREIGN_PARTIAL_AGE_MS;
   });
   for (const name of stale) rmSync(path.join(dir, name), { force: true });
   return stale;
+}
+
+/** The backup a half-made file was to become (x.db for x.db.partial and x.db.partial-journal), or undefined for any other file. */
+function partialOf(name: string): string | undefined {
+  for (const suffix of ["", ...SQLITE_SIDE_FILE_SUFFIXES]) {
+    const ending = `.partial${suffix}`;
+    if (name.endsWith(ending)) return name.slice(0, -ending.length);
+  }
+  return undefined;
 }
 
 /** When a backup was taken, from its name; undefined for a name the app did not give. */

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { listMigrations } from "@/lib/db/migrations";
 import { checkSqliteFile } from "@/lib/db/sqlite-snapshot";
@@ -40,12 +41,16 @@ export async function checkRestorable(copy: string, label: string): Promise<Rest
 
 async function inspect(copy: string, label: string): Promise<Restorable> {
   toOneFile(copy);
+  // SQLite takes an empty file for a database with nothing in it: to an operator it is no database at all.
+  if (statSync(copy).size === 0) throw new RestoreRefusal(`${label} is empty (0 bytes): not a SQLite database, so no backup`);
   const problems = await checkSqliteFile(copy);
   if (problems.length !== 1 || problems[0] !== "ok") {
     throw new RestoreRefusal(`${label} is damaged: SQLite's integrity check found ${problems.slice(0, 5).join("; ")}`);
   }
   const connection = new Database(copy, { readonly: true, fileMustExist: true });
   try {
+    const tableCount = connection.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+    if (tableCount === 0) throw new RestoreRefusal(`${label} is a SQLite database with no tables at all: no backup of Plant Store`);
     const tables = new Set(
       (connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('_prisma_migrations', 'plants')").all() as { name: string }[]).map((row) => row.name),
     );

@@ -1,8 +1,9 @@
-import { chownSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chownSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { utcStamp } from "@/lib/backup/backup-files";
 import { checkRestorable, type Restorable, RestoreRefusal } from "@/lib/backup/check-restorable";
 import { flushToDisk } from "@/lib/db/flush-to-disk";
+import { removeSqliteFiles } from "@/lib/db/sqlite-files";
 import { takeSoleUse } from "@/lib/db/sqlite-sole-use";
 
 // db restore (issue 23): replaces the SQLite database of a stopped app with a
@@ -40,7 +41,7 @@ export async function restoreSqlite(databasePath: string, backupFile: string, no
   mkdirSync(path.dirname(databasePath), { recursive: true });
   const restoring = `${databasePath}.restoring`;
   // What a restore that died left is no one's.
-  const removeRestoring = () => ["", "-wal", "-shm", "-journal"].forEach((suffix) => rmSync(restoring + suffix, { force: true }));
+  const removeRestoring = () => removeSqliteFiles(restoring);
   removeRestoring();
   try {
     copyFileSync(source, restoring, constants.COPYFILE_EXCL);

@@ -128,7 +128,7 @@ describe("scheduled backups", () => {
     expect(seen.at(-1)).toEqual({ nextAt: null, runningSince: null });
   });
 
-  it("keep the newest BACKUP_KEEP scheduled backups, never a manual one or another file, and remove the partial files of backups that died", async () => {
+  it("keep the newest BACKUP_KEEP scheduled backups, never a manual one or another file, and remove the partial files of backups that died, journals included", async () => {
     const settings = schedule({ keep: 2 });
     mkdirSync(settings.backupDir, { recursive: true });
     const file = (name: string) => path.join(settings.backupDir, name);
@@ -140,8 +140,10 @@ describe("scheduled backups", () => {
     const busyManual = `${backupFileName(new Date(), "manual")}.partial`;
     const deadManual = `${backupFileName(new Date("2026-02-01T00:00:00Z"), "manual")}.partial`;
     for (const name of [deadScheduled, busyManual, deadManual]) writeFileSync(file(name), "half a backup");
+    // With the journals SQLite left beside them when they ran out of room.
+    for (const name of [deadScheduled, busyManual, deadManual]) writeFileSync(file(`${name}-journal`), "a journal");
     const weekAgo = new Date(Date.now() - 7 * 24 * HOUR);
-    utimesSync(file(deadManual), weekAgo, weekAgo);
+    for (const name of [deadManual, `${deadManual}-journal`]) utimesSync(file(name), weekAgo, weekAgo);
     // A file whose name has no time is listed by when it was last written.
     const february = new Date("2026-02-15T00:00:00Z");
     utimesSync(file("before-the-upgrade.db"), february, february);
@@ -149,7 +151,7 @@ describe("scheduled backups", () => {
     const attempt = await start(settings).backUpNow();
 
     expect(attempt.ok).toBe(true);
-    expect(readdirSync(settings.backupDir).sort()).toEqual([path.basename(attempt.file), older[2]!, manual, busyManual, "before-the-upgrade.db"].sort());
+    expect(readdirSync(settings.backupDir).sort()).toEqual([path.basename(attempt.file), older[2]!, manual, busyManual, `${busyManual}-journal`, "before-the-upgrade.db"].sort());
     // The listing the page shows: backups only, newest first, dated by their names.
     expect(listBackups(settings.backupDir).map(({ name, takenAt }) => [name, takenAt.toISOString()])).toEqual([
       [path.basename(attempt.file), expect.any(String)],
@@ -171,7 +173,7 @@ describe("scheduled backups", () => {
     const failing = { ...settings, backupDir: path.join(blocker, "backups") };
     const failed = await start(failing).backUpNow();
 
-    expect(failed).toMatchObject({ ok: false, file: expect.stringContaining(failing.backupDir), error: expect.stringMatching(/ENOTDIR|not a directory/) });
+    expect(failed).toMatchObject({ ok: false, file: expect.stringContaining(failing.backupDir), error: `cannot make the folder ${failing.backupDir}: ${blocker} is not a folder (it is a file)` });
     expect(readBackupStatus(settings.dataDir)).toEqual({ lastAttempt: failed, lastSuccess: succeeded });
     expect(await metricValue("plant_store_backup_last_run_success")).toBe(0);
     expect(await metricValue("plant_store_backups_total", { outcome: "failed" })).toBe(failedBefore + 1);

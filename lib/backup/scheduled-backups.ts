@@ -1,9 +1,9 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { backupFileName } from "@/lib/backup/backup-files";
 import { removeOldScheduledBackups, removeStalePartials } from "@/lib/backup/backup-folder";
 import { type BackupAttempt, type BackupStatus, backupStatusPath, readBackupStatus, withAttempt, writeBackupStatus } from "@/lib/backup/backup-status";
 import { snapshotSqlite } from "@/lib/db/sqlite-snapshot";
+import { makeFolder } from "@/lib/db/write-failure";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { type BackupMetrics, backupMetrics } from "@/lib/server/metrics";
@@ -165,7 +165,7 @@ async function takeBackup({ databasePath, backupDir, keep }: BackupSchedule, sta
   const file = path.join(backupDir, backupFileName(startedAt, "scheduled"));
   const times = () => ({ startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), durationMs: Date.now() - startedAt.getTime() });
   try {
-    mkdirSync(backupDir, { recursive: true });
+    makeFolder(backupDir);
     removeStalePartials(backupDir);
     // A backup begun in the same second as the previous one has its name: the newer replaces it, whole (a rename).
     const { bytes } = await snapshotSqlite(databasePath, file);

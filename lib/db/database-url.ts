@@ -34,3 +34,20 @@ export function describeDatabase(database: DatabaseConfig): string {
   const url = new URL(database.url);
   return `postgresql://${url.host}${url.pathname}`;
 }
+
+/** Whether a URL carries a password, in its authority or as a password= parameter. */
+export function hasPassword(url: string): boolean {
+  if (!URL.canParse(url) || url.startsWith("file:")) return false;
+  const parsed = new URL(url);
+  return parsed.password !== "" || parsed.searchParams.has("password");
+}
+
+/** The URL with <password> where its password was, in the authority or as a password= parameter. */
+export function withoutPassword(url: string): string {
+  if (!hasPassword(url)) return url;
+  const parsed = new URL(url);
+  // Built by hand: URL's own setters would percent-encode the placeholder's brackets.
+  const auth = parsed.username === "" && parsed.password === "" ? "" : `${parsed.username}${parsed.password === "" ? "" : ":<password>"}@`;
+  const search = [...parsed.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${name === "password" ? "<password>" : encodeURIComponent(value)}`).join("&");
+  return `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${search === "" ? "" : `?${search}`}`;
+}

@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { againAfterOutage } from "@/lib/db/database-outage";
 import { checksum, type Migration, pendingMigrations } from "@/lib/db/migrations";
+import { connectPostgres } from "@/lib/db/postgres-connect";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
@@ -104,7 +105,7 @@ const MIGRATE_LOCK = 72707369;
 /** Applies what is pending to the PostgreSQL database, in one transaction; returns the names applied. */
 export async function migratePostgres(url: string, migrations: Migration[]): Promise<string[]> {
   const client = new pg.Client({ connectionString: url, options: CONNECTION_OPTIONS });
-  await client.connect();
+  await connectPostgres(client, url);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATE_LOCK]);
     await client.query("BEGIN");

@@ -1,9 +1,11 @@
-import { chmodSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, renameSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { flushToDisk } from "@/lib/db/flush-to-disk";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
+import { removeSqliteFiles } from "@/lib/db/sqlite-files";
+import { describeWriteFailure } from "@/lib/db/write-failure";
 
 // A consistent copy of a live SQLite database (issue 23), for `db backup` and
 // the scheduled backups. VACUUM INTO reads the database in one read
@@ -21,9 +23,11 @@ import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 // place: a file by the destination's name is always a whole, checked backup.
 
 // The worker's whole program, CommonJS run by Node itself: Next never bundles it.
-// Its failures are sent as their messages: an error thrown out of a worker
-// reaches the parent by structured clone, which keeps a SqliteError's code and
-// drops its message ("unable to open database file", "database or disk is full").
+// Its failures are sent as their messages and codes: an error thrown out of a
+// worker reaches the parent by structured clone, which keeps a SqliteError's
+// code and drops its message ("unable to open database file", "database or
+// disk is full"); and whether the copy was being written, so that the parent
+// can say which folder was full or could not be written.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
@@ -33,10 +37,13 @@ try {
   const thread = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
   require("node:os").setPriority(thread, workerData.nice);
 } catch {}
+let writing = false;
 try {
   const source = new Database(workerData.source, { readonly: true, fileMustExist: true, timeout: workerData.busyTimeoutMs });
   try {
+    writing = true;
     source.prepare("VACUUM INTO ?").run(workerData.partial);
+    writing = false;
   } finally {
     source.close();
   }
@@ -47,7 +54,7 @@ try {
     copy.close();
   }
 } catch (error) {
-  parentPort.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+  parentPort.postMessage({ failed: error instanceof Error ? error.message : String(error), code: error?.code, writing });
 }
 `;
 
@@ -71,9 +78,19 @@ export async function snapshotSqlite(databasePath: string, file: string): Promis
   const started = performance.now();
   const partial = `${file}.partial`;
   // A .partial left by a process that died mid-copy is no one's: VACUUM INTO refuses a file that exists.
-  rmSync(partial, { force: true });
+  removeSqliteFiles(partial);
   try {
-    const problems = await inWorker(databasePath, partial);
+    const answer = await inWorker(databasePath, partial);
+    if ("failed" in answer) {
+      if (!answer.writing) throw new SnapshotError(answer.failed);
+      // SQLite's words name no folder ("database or disk is full") or no cause ("unable to open database: <file>.partial").
+      // The folder's free space is read without the half-made copy, which is gone with the backup.
+      removeSqliteFiles(partial);
+      const cause = { code: answer.code, message: answer.failed };
+      // Anything else VACUUM INTO met (a damaged source, say) keeps SQLite's words.
+      throw new SnapshotError(describeWriteFailure(file, cause, statSync(databasePath).size) ?? answer.failed);
+    }
+    const { problems } = answer;
     if (problems.length !== 1 || problems[0] !== "ok") {
       throw new SnapshotError(`the copy failed SQLite's integrity check: ${problems.join("; ")}`);
     }
@@ -83,7 +100,8 @@ export async function snapshotSqlite(databasePath: string, file: string): Promis
     renameSync(partial, file);
     flushToDisk(path.dirname(file));
   } finally {
-    rmSync(partial, { force: true });
+    // With its journal: a copy that ran out of room leaves one beside it.
+    removeSqliteFiles(partial);
   }
   return { file, bytes: statSync(file).size, durationMs: performance.now() - started };
 }
@@ -99,16 +117,16 @@ export async function checkSqliteFile(file: string): Promise<string[]> {
   }
 }
 
-function inWorker(source: string, partial: string): Promise<string[]> {
+/** What the copying thread answers: the copy's integrity check, or SQLite's failure and whether it came while writing the copy. */
+type WorkerAnswer = { problems: string[] } | { failed: string; code?: string; writing: boolean };
+
+function inWorker(source: string, partial: string): Promise<WorkerAnswer> {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, source, partial, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS, nice: COPY_NICE } });
   return new Promise((resolve, reject) => {
-    let answer: { problems: string[] } | { failed: string } | undefined;
-    worker.once("message", (message: typeof answer) => (answer = message));
+    let answer: WorkerAnswer | undefined;
+    worker.once("message", (message: WorkerAnswer) => (answer = message));
     worker.once("error", (error) => reject(new SnapshotError(error.message)));
-    worker.once("exit", (code) => {
-      if (answer && "problems" in answer) resolve(answer.problems);
-      else reject(new SnapshotError(answer?.failed ?? `the copying thread stopped (exit code ${code})`));
-    });
+    worker.once("exit", (code) => (answer ? resolve(answer) : reject(new SnapshotError(`the copying thread stopped (exit code ${code})`))));
   });
 }

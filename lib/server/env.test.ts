@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_VARIABLES, EnvError, loadEnv } from "@/lib/server/env";
+import { ENV_VARIABLES, EnvError, loadEnv, requireSharedSecrets, WEB_SERVER_SECRETS } from "@/lib/server/env";
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), "plant-store-env-"));
 
@@ -74,18 +74,33 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), ...mail, SMTP_URL: "https://mail.shop.example" })).toThrow("SMTP_URL: must be an smtp:// or smtps:// URL");
   });
 
-  it("with PostgreSQL, refuses to run without the secrets every instance must share, naming each", () => {
+  it("with PostgreSQL, asks for the secrets every instance must share only of the work that uses them, naming each", () => {
     const dir = dataDir();
-    expect(() => loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL })).toThrow(
-      [
-        "Invalid configuration (see .env.example):",
-        "  NEXTAUTH_SECRET: must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
-        "  NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
-      ].join("\n"),
+    // db:migrate and db read the configuration and use neither secret.
+    const config = loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL });
+    expect(config.missingSharedSecrets).toEqual(["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"]);
+    const secretLine = (name: string) => `  ${name}: must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)`;
+    // The web server uses both.
+    expect(() => requireSharedSecrets(WEB_SERVER_SECRETS, config)).toThrow(
+      new EnvError(["Invalid configuration (see .env.example):", secretLine("NEXTAUTH_SECRET"), secretLine("NEXT_SERVER_ACTIONS_ENCRYPTION_KEY")].join("\n")),
     );
-    expect(() => loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL, NEXTAUTH_SECRET: SHARED_SECRETS.NEXTAUTH_SECRET })).toThrow(/^(?!.*NEXTAUTH_SECRET:).*NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be set/s);
-    // No secret was generated into this machine's data directory in the meantime.
+    // A token or a webhook secret is sealed with NEXTAUTH_SECRET, which is never made up for this machine alone.
+    const sealing = new EnvError(["Invalid configuration (see .env.example):", secretLine("NEXTAUTH_SECRET")].join("\n"));
+    expect(() => requireSharedSecrets(["NEXTAUTH_SECRET"], config)).toThrow(sealing);
+    expect(() => config.authSecret).toThrow(sealing);
     expect(() => statSync(path.join(dir, "auth-secret"))).toThrow();
+
+    const withAuthSecret = loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL, NEXTAUTH_SECRET: SHARED_SECRETS.NEXTAUTH_SECRET });
+    requireSharedSecrets(["NEXTAUTH_SECRET"], withAuthSecret);
+    expect(withAuthSecret.authSecret).toBe(SHARED_SECRETS.NEXTAUTH_SECRET);
+    expect(() => requireSharedSecrets(WEB_SERVER_SECRETS, withAuthSecret)).toThrow(/^(?!.*NEXTAUTH_SECRET:).*NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: must be set/s);
+    requireSharedSecrets(WEB_SERVER_SECRETS, loadEnv({ DATA_DIR: dir, DATABASE_URL: POSTGRES_URL, ...SHARED_SECRETS }));
+  });
+
+  it("with SQLite, asks for no secret: one machine keeps NEXTAUTH_SECRET in DATA_DIR, and Next.js makes its own key", () => {
+    const config = loadEnv({ DATA_DIR: dataDir() });
+    expect(config.missingSharedSecrets).toEqual([]);
+    requireSharedSecrets(WEB_SERVER_SECRETS, config);
   });
 
   it("keeps activity records 400 days and sign-ins 90 by default; reads durations with their unit, and forever", () => {

@@ -119,8 +119,18 @@ const workersSchema = z.string().transform((text, ctx): WorkerSetting => {
 });
 
 // With PostgreSQL the app may run as several instances, and each must hold
-// the same secrets; one generated into a machine's DATA_DIR is that machine's alone.
+// the same secrets; one generated into a machine's DATA_DIR is that machine's
+// alone. Each is asked of the processes whose own work uses it, and of no
+// other (requireSharedSecrets): the web server both, NEXTAUTH_SECRET for
+// sessions and tokens and NEXT_SERVER_ACTIONS_ENCRYPTION_KEY for Next.js's
+// server actions; the webhook worker and the CLI commands that seal or sign
+// with it NEXTAUTH_SECRET; db:migrate and db neither.
 const SHARED_SECRETS = ["NEXTAUTH_SECRET", "NEXT_SERVER_ACTIONS_ENCRYPTION_KEY"] as const;
+
+export type SharedSecret = (typeof SHARED_SECRETS)[number];
+
+/** What the web server's work uses: sessions and API tokens, and Next.js's server actions. */
+export const WEB_SERVER_SECRETS: readonly SharedSecret[] = SHARED_SECRETS;
 
 const variablesSchema = z.object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -208,17 +218,6 @@ const envSchema = variablesSchema
       ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: DATABASE_URL_RULE });
       return z.NEVER;
     }
-    if (database.provider === "postgresql") {
-      const missing = SHARED_SECRETS.filter((name) => vars[name] === undefined);
-      for (const name of missing) {
-        ctx.addIssue({
-          code: "custom",
-          path: [name],
-          message: "must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)",
-        });
-      }
-      if (missing.length > 0) return z.NEVER;
-    }
     if (vars.SMTP_URL !== undefined) {
       // Emailed links lead to NEXTAUTH_URL, never to the Host a request names: anyone may ask for a
       // reset email, and a forged Host would otherwise send its link to their own site.
@@ -246,6 +245,8 @@ const envSchema = variablesSchema
       });
       return z.NEVER;
     }
+    // Read (or made) last, once every variable is known to be valid; on PostgreSQL never made: it would be this machine's alone.
+    const authSecret = vars.NEXTAUTH_SECRET ?? (database.provider === "sqlite" ? readOrCreateSecret(dataDir) : undefined);
     return {
       nodeEnv: vars.NODE_ENV,
       dataDir,
@@ -266,8 +267,12 @@ const envSchema = variablesSchema
       trustProxy: vars.TRUST_PROXY,
       /** Where Prometheus scrapes /metrics: a separate listener, on loopback unless METRICS_HOST says otherwise. */
       metrics: vars.METRICS_PORT === "off" ? null : { host: vars.METRICS_HOST, port: vars.METRICS_PORT },
-      // Read (or made) last, once every variable is known to be valid.
-      authSecret: vars.NEXTAUTH_SECRET ?? readOrCreateSecret(dataDir),
+      /** NEXTAUTH_SECRET, or on SQLite DATA_DIR/auth-secret; on PostgreSQL without NEXTAUTH_SECRET, reading it refuses, naming the variable. */
+      get authSecret(): string {
+        return authSecret ?? refuseMissingSecrets(["NEXTAUTH_SECRET"]);
+      },
+      /** On PostgreSQL, the shared secrets that are not set (a process whose work uses one refuses to run: requireSharedSecrets); none on SQLite. */
+      missingSharedSecrets: database.provider === "postgresql" ? SHARED_SECRETS.filter((name) => vars[name] === undefined) : [],
       authUrl: vars.NEXTAUTH_URL,
       logLevel: vars.LOG_LEVEL,
       corsOrigins: vars.CORS_ORIGINS,
@@ -323,11 +328,28 @@ export function loadEnv(source: Record<string, string | undefined>): Env {
   // An empty variable means "not set", as it does for most shells' users.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration (see .env.example):\n${lines.join("\n")}`);
-  }
+  if (!parsed.success) throw invalidConfiguration(parsed.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })));
   return parsed.data;
+}
+
+/**
+ * Stops a process whose own work uses shared secrets that are not set, naming
+ * each: on PostgreSQL only (on SQLite's one machine, NEXTAUTH_SECRET is made
+ * into DATA_DIR). Called where the work begins, before anything is written.
+ */
+export function requireSharedSecrets(names: readonly SharedSecret[], config: Env = env()): void {
+  const missing = config.missingSharedSecrets.filter((name) => names.includes(name));
+  if (missing.length > 0) refuseMissingSecrets(missing);
+}
+
+function refuseMissingSecrets(names: readonly SharedSecret[]): never {
+  throw invalidConfiguration(
+    names.map((variable) => ({ variable, message: "must be set when DATABASE_URL is PostgreSQL: every instance needs the same value (openssl rand -base64 32)" })),
+  );
+}
+
+function invalidConfiguration(issues: readonly { variable: string; message: string }[]): EnvError {
+  return new EnvError(`Invalid configuration (see .env.example):\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n")}`);
 }
 
 /**

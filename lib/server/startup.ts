@@ -3,7 +3,7 @@ import { describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { sqliteDanglingRows } from "@/lib/db/sqlite";
 import { isClusterWorker } from "@/lib/server/cluster-role";
-import { env, EnvError } from "@/lib/server/env";
+import { env, EnvError, requireSharedSecrets, type SharedSecret, WEB_SERVER_SECRETS } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { processGlobal } from "@/lib/server/process-global";
 
@@ -12,13 +12,16 @@ import { processGlobal } from "@/lib/server/process-global";
  * per process, so a fresh install needs no manual step: before the production
  * server opens its port (lib/server/http-server.ts; with several workers, in
  * the primary before it forks them), and from
- * instrumentation.ts under `next dev`, which then finds it done. A failure
- * stops the process with a message instead of serving a broken setup.
+ * instrumentation.ts under `next dev`, which then finds it done; and before
+ * `npm run worker` sends webhooks, which uses NEXTAUTH_SECRET alone of the
+ * web server's `secrets`. A failure stops the process with a message instead
+ * of serving a broken setup.
  */
-export function startServer(): Promise<void> {
+export function startServer(secrets: readonly SharedSecret[] = WEB_SERVER_SECRETS): Promise<void> {
   return processGlobal("startup", async () => {
     try {
       const config = env();
+      requireSharedSecrets(secrets, config);
       // A worker of several: the primary did all this once, before it forked any (lib/server/cluster-primary.ts).
       if (isClusterWorker()) return;
       const applied = await migrate(config.database);

@@ -5,7 +5,9 @@ import type { CopyEnd, CopySource, CopyTarget, EngineColumn } from "@/lib/db/cop
 import { migrateCommand } from "@/lib/db/copy/migrate-command";
 import { RowChecksum } from "@/lib/db/copy/row-checksum";
 import { type DatabaseConfig, describeDatabase } from "@/lib/db/database-url";
+import { migrate } from "@/lib/db/migrate";
 import { listMigrations } from "@/lib/db/migrations";
+import { describeWriteFailure, failureCause } from "@/lib/db/write-failure";
 
 // `db copy` (issue 23): everything the app keeps, from the configured
 // database into an empty one of either engine, in the target's own schema.
@@ -20,8 +22,11 @@ import { listMigrations } from "@/lib/db/migrations";
 //   A single transaction holds a million plants well on both engines (about
 //   twice the table's size in SQLite's WAL, or in PostgreSQL's heap and WAL,
 //   until COMMIT), so no staging tables or resumable batches are needed.
-// - It refuses a target that holds rows, or is not at the source's
-//   migrations, before writing anything.
+// - An empty target (a fresh createdb, a new or empty SQLite file) is
+//   migrated first, as `npm run db:migrate` would: a copy interrupted after
+//   that leaves it migrated and still empty, ready for the next attempt.
+// - It refuses a target that holds rows, or tables of something else, or is
+//   at other migrations than the source's, before writing anything.
 
 export type TableReport = { table: string; sourceRows: number; targetRows: number; sourceChecksum: string; targetChecksum: string; matches: boolean };
 
@@ -35,12 +40,16 @@ export type CopyResult = {
   foreign: string[];
   /** Where each generated id goes on in the target. */
   generatedIds: { table: string; column: string; next: bigint }[];
+  /** The migrations the copy applied to the target, which was empty; none when it came migrated. */
+  migratedTarget: string[];
   copyMs: number;
   verifyMs: number;
 };
 
 /** What a copy tells as it goes; a terminal shows it, a script need not. */
 export type CopyProgress = {
+  /** The target was empty, and has been migrated: these migrations were applied. */
+  migrated?(applied: readonly string[]): void;
   /** The target's transaction has begun and is empty: rows are about to be written. */
   started?(tables: readonly { table: string; rows: number }[]): void;
   copying?(table: string, done: number, total: number): void;
@@ -70,11 +79,18 @@ export async function copyDatabase(source: DatabaseConfig, target: CopyTargetCon
   if (sameDatabase(source, target.config)) throw new CopyRefusedError(`the target is the configured database itself (${describeDatabase(source)}); name another`);
   const from = await openSource(source);
   try {
-    const to = await openTarget(target);
+    // Before the target is touched: a source the copy refuses leaves it as it was, unmigrated.
+    await checkSourceMigrations(from, source);
+    await checkForeignKeys(from);
     try {
-      return await copyBetween(from, to, { source, target }, progress);
-    } finally {
-      await to.close();
+      const to = await openTarget(target);
+      try {
+        return await copyBetween(from, to, target, progress);
+      } finally {
+        await to.close();
+      }
+    } catch (error) {
+      throw targetWriteFailure(target.config, error);
     }
   } finally {
     await from.close();
@@ -87,12 +103,16 @@ async function openSource(source: DatabaseConfig): Promise<CopySource> {
   return (await import("@/lib/db/copy/sqlite-copy-ends")).openSqliteSource(source.path);
 }
 
-async function openTarget(target: CopyTargetConfig): Promise<CopyTarget> {
-  const { config } = target;
+async function openTarget({ config }: CopyTargetConfig): Promise<CopyTarget> {
   if (config.provider === "postgresql") return (await import("@/lib/db/copy/postgres-copy-ends")).openPostgresTarget(config.url);
-  const opened = (await import("@/lib/db/copy/sqlite-copy-ends")).openSqliteTarget(config.path);
-  if (!opened) throw new CopyRefusedError(`there is no database at ${config.path}; make it and migrate it first, then copy:\n\n  ${migrateCommand(config, target.url)}`);
-  return opened;
+  return (await import("@/lib/db/copy/sqlite-copy-ends")).openSqliteTarget(config.path);
+}
+
+/** A SQLite target's full disk or unwritable folder, named as such: SQLite's words name neither ("database or disk is full"). */
+function targetWriteFailure(target: DatabaseConfig, error: unknown): unknown {
+  if (target.provider !== "sqlite") return error;
+  const described = describeWriteFailure(target.path, failureCause(error));
+  return described === undefined ? error : new Error(`${described}; nothing was committed`);
 }
 
 function sameDatabase(a: DatabaseConfig, b: DatabaseConfig): boolean {
@@ -100,12 +120,13 @@ function sameDatabase(a: DatabaseConfig, b: DatabaseConfig): boolean {
   return a.provider === b.provider && describeDatabase(a) === describeDatabase(b);
 }
 
-async function copyBetween(from: CopySource, to: CopyTarget, configs: { source: DatabaseConfig; target: CopyTargetConfig }, progress: CopyProgress): Promise<CopyResult> {
-  await checkMigrations(from, to, configs);
+async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetConfig, progress: CopyProgress): Promise<CopyResult> {
   const unsuitable = await to.unsuitable();
   if (unsuitable) throw new CopyRefusedError(`the target ${to.description} cannot take the copy: ${unsuitable}`);
+  const migratedTarget = await migrateIfEmpty(to, target.config);
+  if (migratedTarget.length > 0) progress.migrated?.(migratedTarget);
+  await checkTargetMigrations(to, target);
   const { columns, foreign } = await matchColumns(from, to);
-  await checkForeignKeys(from);
 
   await to.begin(COPIED_TABLES);
   try {
@@ -141,6 +162,7 @@ async function copyBetween(from: CopySource, to: CopyTarget, configs: { source: 
       skipped: Object.entries(SKIPPED_TABLES),
       foreign,
       generatedIds,
+      migratedTarget,
       copyMs,
       verifyMs,
     };
@@ -176,34 +198,53 @@ async function verify(
   return reports;
 }
 
-/** Both databases at exactly this build's migrations: the tables and columns copied are the ones it knows. */
-async function checkMigrations(from: CopySource, to: CopyTarget, { source, target }: { source: DatabaseConfig; target: CopyTargetConfig }): Promise<void> {
-  const names = (provider: DatabaseConfig["provider"]) => listMigrations(provider).map((migration) => migration.name);
-  const latest = (applied: readonly string[]) => applied.at(-1) ?? "none";
-  const sourceApplied = (await from.appliedMigrations()) ?? [];
-  if (!sameNames(sourceApplied, names(source.provider))) {
-    const known = names(source.provider);
-    const unknown = sourceApplied.filter((name) => !known.includes(name));
-    if (unknown.length > 0) throw new CopyRefusedError(`the source has migrations this build does not know (${unknown.join(", ")}): copy with the build that made them`);
+/** The source at exactly this build's migrations: the tables and columns copied are the ones it knows. The copy never migrates the source. */
+async function checkSourceMigrations(from: CopySource, source: DatabaseConfig): Promise<void> {
+  const known = migrationNames(source.provider);
+  const applied = (await from.appliedMigrations()) ?? [];
+  if (sameNames(applied, known)) return;
+  const unknown = applied.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new CopyRefusedError(`the source has migrations this build does not know (${unknown.join(", ")}): copy with the build that made them`);
+  throw new CopyRefusedError(
+    `the source ${from.description} is at migration ${latest(applied)}, this build's latest is ${latest(known)}: ` +
+      "start the app on it once, or run npm run db:migrate with its configuration, then copy",
+  );
+}
+
+/**
+ * Migrates the target if it is empty: no tables at all, or only a _prisma_migrations that records none
+ * (a fresh createdb, a new SQLite file). Answers the migrations applied; none for a target that holds anything.
+ */
+async function migrateIfEmpty(to: CopyTarget, target: DatabaseConfig): Promise<string[]> {
+  const tables = (await to.tableNames()).filter((table) => table !== "_prisma_migrations");
+  if (tables.length > 0 || ((await to.appliedMigrations()) ?? []).length > 0) return [];
+  // The migrator's own connection, as npm run db:migrate's: the target's is idle, in no transaction.
+  return migrate(target);
+}
+
+/** The target at exactly this build's migrations, as the source is (checkSourceMigrations). */
+async function checkTargetMigrations(to: CopyTarget, target: CopyTargetConfig): Promise<void> {
+  // Each engine has its own folder of migrations, under the same names (docs/development.md).
+  const known = migrationNames(target.config.provider);
+  const applied = await to.appliedMigrations();
+  if (applied !== null && sameNames(applied, known)) return;
+  if (applied === null || applied.length === 0) {
+    const tables = (await to.tableNames()).filter((table) => table !== "_prisma_migrations");
+    throw new CopyRefusedError(`the target ${to.description} is not empty: it holds tables no migration of this app made (${tables.join(", ")}). Copy into an empty database`);
+  }
+  if (applied.every((name) => known.includes(name)) && known.slice(0, applied.length).every((name, index) => name === applied[index])) {
     throw new CopyRefusedError(
-      `the source ${from.description} is at migration ${latest(sourceApplied)}, this build's latest is ${latest(known)}: ` +
-        "start the app on it once, or run npm run db:migrate with its configuration, then copy",
+      `the target ${to.description} is at migration ${latest(applied)}, the source at ${latest(known)}; migrate it first, then copy:\n\n  ${migrateCommand(target.config, target.url)}`,
     );
   }
-  // Each engine has its own folder of migrations, under the same names (docs/development.md).
-  const known = names(target.config.provider);
-  const targetApplied = await to.appliedMigrations();
-  if (targetApplied !== null && sameNames(targetApplied, known)) return;
-  const migrate = migrateCommand(target.config, target.url);
-  if (targetApplied === null || targetApplied.length === 0) throw new CopyRefusedError(`the target ${to.description} is not migrated; migrate it first, then copy:\n\n  ${migrate}`);
-  if (targetApplied.every((name) => known.includes(name)) && known.slice(0, targetApplied.length).every((name, index) => name === targetApplied[index])) {
-    throw new CopyRefusedError(`the target ${to.description} is at migration ${latest(targetApplied)}, the source at ${latest(sourceApplied)}; migrate it first, then copy:\n\n  ${migrate}`);
-  }
   throw new CopyRefusedError(
-    `the target ${to.description} has migrations the source does not (${targetApplied.filter((name) => !known.includes(name)).join(", ") || "another order"}): ` +
+    `the target ${to.description} has migrations the source does not (${applied.filter((name) => !known.includes(name)).join(", ") || "another order"}): ` +
       "copy into an empty database migrated by this build",
   );
 }
+
+const migrationNames = (provider: DatabaseConfig["provider"]) => listMigrations(provider).map((migration) => migration.name);
+const latest = (applied: readonly string[]) => applied.at(-1) ?? "none";
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((name, index) => name === b[index]);

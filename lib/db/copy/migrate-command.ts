@@ -1,31 +1,15 @@
-import type { DatabaseConfig } from "@/lib/db/database-url";
+import { type DatabaseConfig, hasPassword, withoutPassword } from "@/lib/db/database-url";
 
 // The command that migrates a copy's target, for the operator to run as
 // printed: the target's URL as they gave it, with its password (if any)
 // replaced by a placeholder, since what a command prints ends up in
 // terminals' scrollback and CI logs.
 
-/** `DATABASE_URL='<url>' npm run db:migrate`, the password left out; PostgreSQL needs the app's shared secrets set too. */
+/** `DATABASE_URL='<url>' npm run db:migrate`, the password left out (and said to be). It needs none of the app's secrets. */
 export function migrateCommand(target: DatabaseConfig, url: string): string {
   const command = `DATABASE_URL=${shellQuote(withoutPassword(url))} npm run db:migrate`;
-  if (target.provider === "sqlite") return command;
-  return `${command}\n\n(with NEXTAUTH_SECRET and NEXT_SERVER_ACTIONS_ENCRYPTION_KEY set as for the app, which PostgreSQL requires${hasPassword(url) ? ", and the password in place of <password>" : ""})`;
-}
-
-function hasPassword(url: string): boolean {
-  if (!URL.canParse(url) || url.startsWith("file:")) return false;
-  const parsed = new URL(url);
-  return parsed.password !== "" || parsed.searchParams.has("password");
-}
-
-/** The URL with <password> where its password was, in the authority or as a password= parameter. */
-export function withoutPassword(url: string): string {
-  if (!hasPassword(url)) return url;
-  const parsed = new URL(url);
-  // Built by hand: URL's own setters would percent-encode the placeholder's brackets.
-  const auth = parsed.username === "" && parsed.password === "" ? "" : `${parsed.username}${parsed.password === "" ? "" : ":<password>"}@`;
-  const search = [...parsed.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${name === "password" ? "<password>" : encodeURIComponent(value)}`).join("&");
-  return `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${search === "" ? "" : `?${search}`}`;
+  if (target.provider === "sqlite" || !hasPassword(url)) return command;
+  return `${command}\n\n(with the password in place of <password>)`;
 }
 
 function shellQuote(text: string): string {

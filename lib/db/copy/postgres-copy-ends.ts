@@ -3,6 +3,7 @@ import { fromPostgres, postgresColumnKind, toPostgres, type Value } from "@/lib/
 import { type CopyEnd, type CopySource, type CopyTarget, type EngineColumn, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
 import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
 import { describeDatabase } from "@/lib/db/database-url";
+import { connectPostgres } from "@/lib/db/postgres-connect";
 
 // The copy's ends on PostgreSQL (issue 23). The source is read in one
 // REPEATABLE READ READ ONLY transaction: one snapshot of every table, even
@@ -26,7 +27,7 @@ async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, options: SESSION_OPTIONS, types: EXACT_TEXT });
   // A connection the server ends (a restart, pg_terminate_backend) fails the query under way; unheard, it would end the process.
   client.on("error", () => {});
-  await client.connect();
+  await connectPostgres(client, url);
   return client;
 }
 

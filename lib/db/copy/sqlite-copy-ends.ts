@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type Column, fromSqlite, sqliteColumnKind, toSqlite, type Value } from "@/lib/db/copy/cell-values";
 import { type CopyEnd, type CopySource, type CopyTarget, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
 import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
+import { makeFolder } from "@/lib/db/write-failure";
 
 // The copy's ends on SQLite (issue 23). The source is opened read-only, so
 // nothing the copy does can write to it, and read in one transaction: one
@@ -51,10 +52,10 @@ export function openSqliteSource(path: string): CopySource {
   };
 }
 
-/** The target: the SQLite file at `path`, which must exist (made and migrated by npm run db:migrate), or undefined if it does not. */
-export function openSqliteTarget(path: string): CopyTarget | undefined {
-  if (!existsSync(path)) return undefined;
-  const sqlite = new Database(path, { fileMustExist: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+/** The target: the SQLite file at `path`, made empty (with its folder) where there is none, as npm run db:migrate would make it. */
+export function openSqliteTarget(path: string): CopyTarget {
+  makeFolder(dirname(path));
+  const sqlite = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   sqlite.defaultSafeIntegers(true);
   sqlite.exec(TARGET_PRAGMAS);
   const end = sqliteEnd(sqlite, path);
