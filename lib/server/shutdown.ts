@@ -27,6 +27,9 @@ import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 // than the deadline): its half-made copy has a .partial name, never a backup's,
 // and the next attempt removes it.
 
+// How often the drain closes the connections that have turned idle.
+const IDLE_CHECK_MS = 50;
+
 type Running = {
   server: Server;
   app: { close(): Promise<void> };
@@ -69,7 +72,11 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // A request that came before the signal is answered without Connection: close, and leaves its
+    // connection idle, not closed: Node would keep it for KEEP_ALIVE_TIMEOUT_MS, and the drain with it.
+    const closingIdle = setInterval(() => server.closeIdleConnections(), IDLE_CHECK_MS);
     await drained;
+    clearInterval(closingIdle);
     await app.close();
     // Before the database closes: the worker records its last outcomes and gives back its claims.
     await workerStopped;
