@@ -95,7 +95,9 @@ it.each<Moment>([
 ])("a SIGTERM %s: exit 0, and no process left", STARTS, async (_, workers, signalAfter) => {
   const database = await makeTestDatabase();
   try {
-    const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(await freePort()), METRICS_PORT: "off", WEB_CONCURRENCY: workers });
+    // The drain's deadline as a hang guard: a worker that has just listened may still be loading Next.js's routes in
+    // the background, and on a busy machine drain behind them for longer than the default 10 s.
+    const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(await freePort()), METRICS_PORT: "off", WEB_CONCURRENCY: workers, SHUTDOWN_TIMEOUT_MS: "120000" });
     // Not startApp, which waits for the server to listen: the signal must be able to come before it does.
     const server = spawn(process.execPath, startScriptArguments(), { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
