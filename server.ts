@@ -4,6 +4,11 @@
 // than one worker (WEB_CONCURRENCY, issue 25), this process becomes their
 // primary (lib/server/cluster-primary.ts), and each worker runs this file again.
 
+import { catchStopSignals } from "@/lib/server/stop-signals";
+
+// First: a stop signal that comes while the server starts is kept for its stop, rather than killing it.
+catchStopSignals();
+
 // What `next start` sets before Next.js loads: React and Next pick their
 // production builds when first required, hence the rest comes after, by import()
 // (each its own chunk once compiled, so that nothing of it loads first).

@@ -76,8 +76,8 @@ function sourceFiles(): (frame: CallFrame) => string {
     const known = cache.get(key);
     if (known !== undefined) return known;
     let file = frame.url.startsWith("file://") ? fileURLToPath(frame.url) : frame.url;
-    // Next's chunks (.js) and the compiled server's (.mjs) have their maps beside them.
-    if (/\.m?js$/.test(file) && !file.includes("/node_modules/")) {
+    // Next's chunks (.js), the compiled server (.cjs) and CLIs (.mjs) have their maps beside them.
+    if (/\.[cm]?js$/.test(file) && !file.includes("/node_modules/")) {
       let map = maps.get(file);
       if (map === undefined) {
         map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))) : null;

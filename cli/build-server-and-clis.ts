@@ -1,11 +1,18 @@
 // The last step of `npm run build`: what Node runs outside Next's own build,
 // compiled to plain JavaScript once, so that it runs with Node alone:
-// - the production server (server.ts and the lib/ modules it runs), in
-//   .next/plant-store-server/, which `npm start` runs. Run under tsx instead,
-//   the server carried tsx's module loader for its whole life: a thread of its
-//   own and about 35 MB of resident memory (measured, issue 12). server.ts
-//   loads the rest with import(), after it has set NODE_ENV: each becomes a
-//   chunk of its own, so Next and React still load after it.
+// - the production server (server.ts and the lib/ modules it runs), as one
+//   CommonJS file, .next/plant-store-server/server.cjs, which `npm start` runs.
+//   Run under tsx instead, the server carried tsx's module loader for its whole
+//   life: a thread of its own and about 35 MB of resident memory (measured,
+//   issue 12). server.ts loads the rest with import(), after it has set
+//   NODE_ENV: esbuild keeps each such module's code unrun until then, so Next
+//   and React still load after it. CommonJS because the packages it loads are
+//   (Next.js above all): imported from an ES module, Node reads each one twice
+//   more, to tell its format and to find its named exports, before it compiles
+//   it; required, it compiles it once. Measured with npm run bench:startup
+//   against the same code built as ES modules: the one process answered its
+//   first /readyz after 0.92 of the CPU time, two workers after 0.89, and
+//   listened after 0.58 and 0.61 (docs/operations.md).
 // - the operator CLIs, in .next/plant-store-cli/<name>.mjs, which cli/launch.mjs
 //   runs for `npm run token` and the others. Through tsx's CLI, each call also
 //   paid for a second Node process and the TypeScript loader: about 1.3 s of
@@ -21,12 +28,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const CLIS = ["token", "user", "webhook", "activity", "webhook-worker", "db-migrate", "db"];
 
 const FOR_NODE: BuildOptions = {
-  outExtension: { ".js": ".mjs" },
   bundle: true,
-  // Code the entry points share, and what they load with import() (the
-  // PostgreSQL client on SQLite, say), goes into chunks loaded only when needed.
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   packages: "external",
@@ -36,11 +38,31 @@ const FOR_NODE: BuildOptions = {
   logLevel: "warning",
 };
 
+const SERVER: BuildOptions = {
+  ...FOR_NODE,
+  format: "cjs",
+  entryPoints: [path.join(ROOT, "server.ts")],
+  outfile: path.join(ROOT, ".next/plant-store-server/server.cjs"),
+  // import.meta is ESM's: the modules that resolve a package from where they are (the SQLite worker
+  // threads, Prisma's generated clients) get the file's URL, as they did from an .mjs chunk beside it.
+  define: { "import.meta.url": "importMetaUrl" },
+  // Strict, as the ES modules were: a directive counts only at the very top.
+  banner: { js: '"use strict";\nconst importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
+const CLI_BUILD: BuildOptions = {
+  ...FOR_NODE,
+  outExtension: { ".js": ".mjs" },
+  // Code the entry points share, and what they load with import() (the
+  // PostgreSQL client on SQLite, say), goes into chunks loaded only when needed.
+  splitting: true,
+  format: "esm",
+  entryPoints: CLIS.map((name) => path.join(ROOT, "cli", `${name}.ts`)),
+  outdir: path.join(ROOT, ".next/plant-store-cli"),
+};
+
 async function main(): Promise<void> {
-  await Promise.all([
-    build({ ...FOR_NODE, entryPoints: [path.join(ROOT, "server.ts")], outdir: path.join(ROOT, ".next/plant-store-server") }),
-    build({ ...FOR_NODE, entryPoints: CLIS.map((name) => path.join(ROOT, "cli", `${name}.ts`)), outdir: path.join(ROOT, ".next/plant-store-cli") }),
-  ]);
+  await Promise.all([build(SERVER), build(CLI_BUILD)]);
 }
 
 main().catch((error: unknown) => {

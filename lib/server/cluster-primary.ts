@@ -9,6 +9,7 @@ import { clusterMetrics } from "@/lib/server/metrics";
 import { serveMetrics } from "@/lib/server/metrics-listener";
 import { onParentExit } from "@/lib/server/parent-exit";
 import { startServer } from "@/lib/server/startup";
+import { isStopSignal, onStopSignal, type StopSignal } from "@/lib/server/stop-signals";
 
 // npm start with more than one worker (WEB_CONCURRENCY, issue 25): this
 // process answers no request itself. It does what must happen once: checks
@@ -22,9 +23,10 @@ import { startServer } from "@/lib/server/startup";
 // scheduled backups of SQLite, once for the machine, from when every worker
 // serves; the workers' Backups page and "Back up now" reach them over the
 // cluster's channel (lib/backup/backup-schedule-link.ts). A worker
-// that dies is replaced in its place and logged; SIGTERM or SIGINT is passed
-// to every worker, each drains as the one server process does
-// (lib/server/shutdown.ts), and the primary exits 0 once all have exited 0;
+// that dies is replaced in its place and logged; a stop signal (SIGTERM,
+// SIGINT, SIGHUP: lib/server/stop-signals.ts) is passed to every worker, each
+// drains as the one server process does (lib/server/shutdown.ts), or stops
+// before it serves if it was still starting, and the primary exits 0 once all have exited 0;
 // the backups take no more at once, and one under way is not waited for (as
 // lib/server/shutdown.ts says why).
 // It never loads Next.js, React or Prisma's client: about 60 MB resident (measured, docs/operations.md).
@@ -38,6 +40,7 @@ const LONGEST_REPLACEMENT_DELAY_MS = 10_000;
 const STOP_GRACE_MS = 5_000;
 
 type Place = { worker: Worker; forkedAt: number; quickDeaths: number };
+type StopCause = StopSignal | "parent exited" | "start-up failed" | "a worker stopped";
 
 export async function runPrimary(count: number): Promise<void> {
   const config = env();
@@ -62,7 +65,8 @@ export async function runPrimary(count: number): Promise<void> {
     places.set(place, { worker, forkedAt: Date.now(), quickDeaths });
     worker.once("listening", () => {
       // A replacement's listening starts nothing: the server started when the first worker of each place listened.
-      if (started()) return;
+      // Nor does a worker's that listened while the server stopped (a signal came while it started).
+      if (started() || stopping) return;
       listened.add(place);
       if (!started()) return;
       // Once serving, as the one server process starts them: a server that fails to start takes none.
@@ -81,8 +85,16 @@ export async function runPrimary(count: number): Promise<void> {
     if (was?.worker !== worker) return;
     places.delete(place);
     if (stopping) {
-      if (code !== 0) failed = true;
+      // Killed by the signal passed on: it came before the worker's first line caught it, and nothing had started.
+      if (code !== 0 && !isStopSignal(signal)) failed = true;
       if (places.size === 0) void finish();
+      return;
+    }
+    if (!started() && (code === 0 || isStopSignal(signal))) {
+      // Stopped by a signal while the server started: one to the whole process group (Ctrl-C, systemd) reaches
+      // every process, and this worker's exit may come before the primary's own signal.
+      log.info("a worker stopped while the server started; stopping", { worker: place, code, signal });
+      void stop("a worker stopped");
       return;
     }
     if (!started()) {
@@ -98,13 +110,13 @@ export async function runPrimary(count: number): Promise<void> {
     setTimeout(() => stopping || fork(place, quickDeaths), delayMs);
   }
 
-  async function stop(signal: string): Promise<void> {
+  async function stop(signal: StopCause): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal, workers: places.size });
     stopScheduledBackups();
     // The signal itself, not cluster's disconnect: a draining worker still answers the primary (metrics, rate limits).
-    const passed = signal === "SIGINT" ? "SIGINT" : "SIGTERM";
+    const passed = isStopSignal(signal) ? signal : "SIGTERM";
     for (const { worker } of places.values()) worker.process.kill(passed);
     const { shutdownDelayMs, shutdownMs } = config.timeouts;
     setTimeout(() => {
@@ -122,7 +134,8 @@ export async function runPrimary(count: number): Promise<void> {
     process.exit(failed ? 1 : 0);
   }
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+  // Until here a stop signal ended the primary at once (lib/server/stop-signals.ts); from here it stops the workers.
+  onStopSignal((signal) => void stop(signal));
   onParentExit(() => {
     log.warn("the process that started the server has exited without stopping it");
     void stop("parent exited");

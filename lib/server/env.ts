@@ -147,8 +147,8 @@ const variablesSchema = z.object({
     REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
     // How long an idle keep-alive connection stays open; behind a load balancer, longer than its idle timeout.
     KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
-    // After SIGTERM or SIGINT: how long to go on serving while readiness answers 503 (so a load balancer
-    // stops sending requests before the port closes), then how long the requests in flight may take.
+    // After a stop signal (SIGTERM, SIGINT, SIGHUP): how long to go on serving while readiness answers 503 (so a
+    // load balancer stops sending requests before the port closes), then how long the requests in flight may take.
     SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
     SHUTDOWN_TIMEOUT_MS: milliseconds.default(10_000),
     TRUST_PROXY: trustProxySchema.default(false),

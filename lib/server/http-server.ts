@@ -28,6 +28,7 @@ import { refuseForeignServerAction } from "@/lib/server/server-action-origin";
 import { shutDownOnStop } from "@/lib/server/shutdown";
 import { answerOnSocket } from "@/lib/server/socket-answer";
 import { startServer } from "@/lib/server/startup";
+import { holdStopSignals } from "@/lib/server/stop-signals";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 // The production server (npm start): Next.js's own request handler, the same
@@ -49,6 +50,14 @@ export async function runServer(): Promise<void> {
   // One of several workers behind a primary (lib/server/cluster-primary.ts), or the one server process.
   const clusterWorker = isClusterWorker();
   if (clusterWorker) answerPrimaryForMetrics();
+  const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  // Until here a stop signal ended the process at once, with nothing to wait for; from here it starts the
+  // jobs, which a stop must wait for, and a signal is kept for shutDownOnStop (lib/server/stop-signals.ts).
+  // Started once Next.js has loaded, so that the loading itself (seconds on a busy machine) stops at once.
+  holdStopSignals();
   // The jobs a machine needs once run in one process of several (worker 0, replaced in its place if it dies).
   const machineJobs = runsMachineJobs();
   if (config.database.provider === "sqlite" && machineJobs) startSqliteCheckpoints(config.database.path);
@@ -61,9 +70,6 @@ export async function runServer(): Promise<void> {
   // worker follows them before it serves, so that its first Backups page knows them.
   const backupSchedule = configuredBackupSchedule();
   if (backupSchedule && clusterWorker) followPrimaryScheduledBackups();
-  const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
 
   const { headersMs, requestMs } = config.timeouts;
   const hardening = securityHeaders({ https: config.authUrl?.startsWith("https://") ?? false });
@@ -110,6 +116,7 @@ export async function runServer(): Promise<void> {
   await listen(server, config, { port: "PORT", host: "HOST" });
   // Once serving: a process that fails to start takes none.
   if (backupSchedule && !clusterWorker) startScheduledBackups(backupSchedule);
+  // At once for a signal kept while the server opened its port.
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
   if (clusterWorker) log.info("worker listening");

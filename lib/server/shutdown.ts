@@ -7,10 +7,12 @@ import { closeRateLimits } from "@/lib/http/rate-limit";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { describeError, flushLog, log } from "@/lib/server/log";
 import { onParentExit } from "@/lib/server/parent-exit";
+import { onStopSignal, type StopSignal } from "@/lib/server/stop-signals";
 import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 
-// A clean stop on deploy (SIGTERM), on Ctrl-C (SIGINT), or when the process
-// that started the server has died without passing either on (SIGKILL to npm:
+// A clean stop on deploy (SIGTERM), on Ctrl-C (SIGINT), on a closed terminal
+// (SIGHUP: lib/server/stop-signals.ts), or when the process that started the
+// server has died without passing any on (SIGKILL to npm:
 // lib/server/parent-exit.ts). Each is the same stop: readiness turns 503 at
 // once; after the configured delay (time for a load balancer to notice) the
 // port stops accepting connections, the requests in flight finish (a plant
@@ -25,6 +27,9 @@ import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 // than the deadline): its half-made copy has a .partial name, never a backup's,
 // and the next attempt removes it.
 
+// How often the drain closes the connections that have turned idle.
+const IDLE_CHECK_MS = 50;
+
 type Running = {
   server: Server;
   app: { close(): Promise<void> };
@@ -35,9 +40,12 @@ type Running = {
   timeoutMs: number;
 };
 
-/** Stops the server on SIGTERM, SIGINT or its parent's exit, whichever comes first (a signal to the whole process group comes twice: from the kernel, and passed on by npm). */
+/**
+ * Stops the server on a stop signal or its parent's exit, whichever comes first (a signal to the whole process
+ * group comes twice: from the kernel, and passed on by npm); at once for a signal that came while it started.
+ */
 export function shutDownOnStop(running: Running): void {
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal, running));
+  onStopSignal((signal) => void shutDown(signal, running));
   // An orphan's stop is worth a warning: whatever supervised the server is gone, and nothing will start it again.
   onParentExit(() => {
     log.warn("the process that started the server has exited without stopping it");
@@ -45,7 +53,7 @@ export function shutDownOnStop(running: Running): void {
   });
 }
 
-async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: StopSignal | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });
@@ -64,7 +72,11 @@ async function shutDown(signal: NodeJS.Signals | "parent exited", { server, app,
     server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // A request that came before the signal is answered without Connection: close, and leaves its
+    // connection idle, not closed: Node would keep it for KEEP_ALIVE_TIMEOUT_MS, and the drain with it.
+    const closingIdle = setInterval(() => server.closeIdleConnections(), IDLE_CHECK_MS);
     await drained;
+    clearInterval(closingIdle);
     await app.close();
     // Before the database closes: the worker records its last outcomes and gives back its claims.
     await workerStopped;

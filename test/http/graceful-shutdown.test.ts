@@ -1,20 +1,24 @@
-import { afterAll, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
-// SIGTERM under write load: readiness turns 503, the port closes, the
+// A stop signal under write load: readiness turns 503, the port closes, the
 // requests in flight finish, and the process exits 0, having stored every
-// plant it answered 200.
+// plant it answered 200. SIGTERM is a supervisor's stop; SIGHUP a closed
+// terminal's (and some supervisors'), which Node's default turns into a kill.
 
 let database: TestDatabase | undefined;
 let app: AppServer | undefined;
 
-afterAll(async () => {
+afterEach(async () => {
   await app?.stop();
   await database?.drop();
+  app = undefined;
+  database = undefined;
 });
 
-it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async () => {
+// A hang guard: each case starts its own app, which a loaded machine takes a while to.
+it.each(["SIGTERM", "SIGHUP"] as const)("on %s under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", { timeout: 120_000 }, async (signal) => {
   database = await makeTestDatabase();
   // Grace after the signal: readiness must be seen turning 503 while the port still serves, and a
   // loaded machine may take seconds to answer one probe beside twelve writers (issue 31). The writers
@@ -43,7 +47,7 @@ it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx
   // Under load before the signal: at least 50 plants answered, however long a busy machine takes to.
   await expect.poll(() => acknowledged.length, { interval: 20 }).toBeGreaterThanOrEqual(50);
 
-  const exit = running.kill("SIGTERM");
+  const exit = running.kill(signal);
   const readiness = async () => {
     const response = await fetch(`${running.url}/readyz`);
     return { status: response.status, body: await response.json() };
@@ -60,5 +64,5 @@ it("on SIGTERM under write load, stores every plant answered 200, answers no 5xx
   expect(statuses.filter((status) => status >= 500)).toEqual([]);
   const stored = new Set((await storedPlants(database)).map((plant) => plant.id));
   expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-  expect(running.output()).toMatch(/"message":"shutting down"[\s\S]*"message":"shut down"/);
+  expect(running.output()).toMatch(new RegExp(`"signal":"${signal}"[^\\n]*"message":"shutting down"[\\s\\S]*"message":"shut down"`));
 });

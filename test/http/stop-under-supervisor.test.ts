@@ -42,7 +42,7 @@ it.each<[string, Target, NodeJS.Signals]>([
   ["SIGTERM to the server", "server", "SIGTERM"],
   ["SIGTERM to the whole process group", "group", "SIGTERM"],
   ["SIGINT to the whole process group (Ctrl-C in a terminal)", "group", "SIGINT"],
-])("%s: the request in flight is answered, the server and npm exit 0, nothing is left", async (_, target, signal) => {
+])("%s: the request in flight is answered, the server and npm exit 0, nothing is left", { timeout: 180_000 }, async (_, target, signal) => {
   started = await npmStart();
   const request = await requestInFlight(started.port);
 
@@ -52,13 +52,13 @@ it.each<[string, Target, NodeJS.Signals]>([
 
   expect(await request.finish()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   // npm exits with the status of the script it runs, and only once the server has exited.
-  expect(await started.exited).toEqual({ code: 0, signal: null });
+  expect(await started.exited, started.output()).toEqual({ code: 0, signal: null });
   expect(started.output()).toMatch(/"message":"shut down"/);
   expect(groupMembers(started.pgid)).toEqual([]);
   expect(await stored()).toContain(request.id);
 });
 
-it("SIGKILL to npm, which passes nothing on: the server notices, drains and stops by itself", async () => {
+it("SIGKILL to npm, which passes nothing on: the server notices, drains and stops by itself", { timeout: 180_000 }, async () => {
   started = await npmStart();
   const request = await requestInFlight(started.port);
 
@@ -90,7 +90,9 @@ type NpmStart = {
 /** `npm start` exactly as an operator types it, in a process group of its own (as a supervisor or a terminal runs it). */
 async function npmStart(): Promise<NpmStart> {
   const port = await freePort();
-  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off" });
+  // The drain's deadline as a hang guard: the stop comes right after the server listens, while Next.js may
+  // still be loading its routes in the background, which on a busy machine can take longer than the default 10 s.
+  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", SHUTDOWN_TIMEOUT_MS: "120000" });
   const npm = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   npm.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));

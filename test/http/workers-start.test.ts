@@ -1,15 +1,18 @@
+import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { workerCount } from "@/lib/server/worker-count";
-import { type AppServer, freePort, startApp } from "@/test/support/app-server";
-import { logLines, waitForLine } from "@/test/support/app-log";
-import { childPids, pidsWithEnv } from "@/test/support/process-tree";
+import { appEnv, startScriptArguments } from "@/test/support/app-env";
+import { type AppServer, type Exit, freePort, startApp } from "@/test/support/app-server";
+import { type LogLine, logLines, waitForLine } from "@/test/support/app-log";
+import { catchesStopSignals, childPids, pidsWithEnv } from "@/test/support/process-tree";
 import { makeTestDatabase } from "@/test/support/test-database";
 
 // How many server processes `npm start` runs (issue 25): WEB_CONCURRENCY, auto
 // (one per core, as many as fit in memory) when unset; 1 is the one server
 // process of before, with no primary. A value that is no number of processes
-// stops it at start, and so does a PORT in use, leaving no worker behind.
+// stops it at start, and so does a PORT in use, leaving no worker behind. A
+// stop asked for while it starts is a stop like any other: exit 0, nothing left.
 
 // Each test starts an app of its own, of several processes for some: on a loaded machine that takes a while.
 const STARTS = { timeout: 90_000 };
@@ -75,6 +78,40 @@ it("stops with 1 when PORT is in use, naming PORT, and leaves no worker behind",
     expect(pidsWithEnv("DATA_DIR", database.dataDir)).toEqual([]);
   } finally {
     occupant.close();
+    await database.drop();
+  }
+});
+
+type Moment = [what: string, workers: string, signalAfter?: (line: LogLine) => boolean];
+
+// SIGTERM (what a supervisor sends) to the server at each of these moments. How far the start has got when the
+// signal lands is the machine's to decide, and the outcome must not depend on it: the first moment is as early as
+// a signal can be handled at all, the others before the workers listen, and between some listening and all.
+it.each<Moment>([
+  ["as soon as the server catches signals, one process", "1"],
+  ["as soon as the server catches signals, two workers", "2"],
+  ["once the primary has forked the workers", "2", (line) => line.message === "starting workers"],
+  ["once the first worker listens", "2", (line) => line.message === "worker listening"],
+])("a SIGTERM %s: exit 0, and no process left", STARTS, async (_, workers, signalAfter) => {
+  const database = await makeTestDatabase();
+  try {
+    // The drain's deadline as a hang guard: a worker that has just listened may still be loading Next.js's routes in
+    // the background, and on a busy machine drain behind them for longer than the default 10 s.
+    const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(await freePort()), METRICS_PORT: "off", WEB_CONCURRENCY: workers, SHUTDOWN_TIMEOUT_MS: "120000" });
+    // Not startApp, which waits for the server to listen: the signal must be able to come before it does.
+    const server = spawn(process.execPath, startScriptArguments(), { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // "close": every process that held the server's output (its workers too) has exited.
+    const exited = new Promise<Exit>((resolve) => server.once("close", (code, signal) => resolve({ code, signal })));
+    // Before its first line runs, a signal is Node's own default, a kill: no code can answer it.
+    await expect.poll(() => catchesStopSignals(server.pid!), { interval: 5, timeout: 30_000 }).toBe(true);
+    if (signalAfter) await waitForLine(() => output, signalAfter, 60_000);
+    server.kill("SIGTERM");
+    expect(await exited, output).toEqual({ code: 0, signal: null });
+    expect(pidsWithEnv("DATA_DIR", database.dataDir)).toEqual([]);
+  } finally {
     await database.drop();
   }
 });

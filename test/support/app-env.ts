@@ -8,16 +8,19 @@ import type { TestDatabase } from "./test-database";
 // it as a child and SIGKILL it when it does not acknowledge a signal within
 // 30 ms, cutting a graceful shutdown short). Tests run from the project's root
 // (Playwright loads this file as CommonJS, where import.meta is not available).
-const PACKAGE = path.resolve("package.json");
-export const START_SCRIPT = (JSON.parse(readFileSync(PACKAGE, "utf8")) as { scripts: { start: string } }).scripts.start;
+const startScript = (root: string) => (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+export const START_SCRIPT = startScript(path.resolve("."));
 
 /**
  * Node's arguments in the start script, which is `exec node <arguments>`: the
  * shell npm runs it with becomes node, so that npm's signals reach the server.
+ * `root`: another checkout, whose own script starts its own build (a bench
+ * comparing builds, where the server's file may differ).
  */
-export function startScriptArguments(): string[] {
-  const [, argumentsText] = /^exec node (.+)$/.exec(START_SCRIPT) ?? [];
-  if (argumentsText === undefined) throw new Error(`package.json's start script is not "exec node <arguments>": ${START_SCRIPT}`);
+export function startScriptArguments(root?: string): string[] {
+  const script = root === undefined ? START_SCRIPT : startScript(root);
+  const [, argumentsText] = /^exec node (.+)$/.exec(script) ?? [];
+  if (argumentsText === undefined) throw new Error(`package.json's start script is not "exec node <arguments>": ${script}`);
   return argumentsText.split(" ");
 }
 

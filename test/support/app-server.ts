@@ -15,8 +15,8 @@ import { makeTestDatabase, type TestDatabase } from "./test-database";
 // Playwright and the npm scripts alike.
 
 const ROOT = process.cwd();
-// The production server, exactly as `npm start` runs it (test/support/app-env.ts).
-const serverArguments = (root: string) => startScriptArguments().map((arg) => (arg.startsWith("-") ? arg : path.join(root, arg)));
+// The production server, exactly as `npm start` runs it in that checkout (test/support/app-env.ts).
+const serverArguments = (root: string) => startScriptArguments(root).map((arg) => (arg.startsWith("-") ? arg : path.join(root, arg)));
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 
 // The processes an app under test runs, read from Linux's /proc: the workers
 // its primary forked, and whatever of it is left after it exited.
@@ -28,4 +29,20 @@ export function pidsWithEnv(name: string, value: string): number[] {
     if (environ.split("\0").includes(wanted)) found.push(Number(entry));
   }
   return found;
+}
+
+/**
+ * Whether the process catches SIGHUP (the SigCgt mask in /proc/<pid>/status). Node never does by
+ * itself: the server's first line has run, from which it catches every stop signal (lib/server/stop-signals.ts).
+ * A signal before that is Node's default, a kill, however the server is written.
+ */
+export function catchesStopSignals(pid: number): boolean {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return false; // gone meanwhile
+  }
+  const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << BigInt(constants.signals.SIGHUP - 1))) !== 0n;
 }
