@@ -21,16 +21,15 @@ const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ profile
  */
 export function AccountProfileForm({ name, email }: { name: string; email: string }) {
   const [saved, setSaved] = useState({ name, email });
-  const [status, setStatus] = useState<string>();
   const form = useServerForm(CHECKS, {
     defaultValues: { name, email, currentPassword: "" },
     async onSubmit(values, { reset }) {
-      setStatus(undefined);
       const result = await saveProfile(values);
-      if (!("saved" in result)) return result;
-      setSaved(result.saved);
-      reset({ ...result.saved, currentPassword: "" });
-      setStatus("Your name and email are saved.");
+      if ("saved" in result) {
+        setSaved(result.saved);
+        reset({ ...result.saved, currentPassword: "" });
+      }
+      return result;
     },
   });
   const { register, errors } = form;
@@ -57,7 +56,7 @@ export function AccountProfileForm({ name, email }: { name: string; email: strin
         Save name and email
       </FormSubmit>
       <p role="status" className="confirmation">
-        {status}
+        {form.done && "Your name and email are saved."}
       </p>
     </HydratedForm>
   );

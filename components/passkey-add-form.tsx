@@ -1,7 +1,6 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { finishAddingPasskey, startAddingPasskey } from "@/app/(staff)/account/passkey-actions";
 import { InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
@@ -19,11 +18,9 @@ const UNREACHABLE = "The server could not be reached. Check your connection and 
  */
 export function PasskeyAddForm() {
   const router = useRouter();
-  const [status, setStatus] = useState<string>();
   const form = useServerForm(CHECKS, {
     defaultValues: { name: "" },
-    async onSubmit(values, { reset }) {
-      setStatus(undefined);
+    async onSubmit(values) {
       const webauthn = await import("@simplewebauthn/browser").catch(() => undefined);
       if (!webauthn) return UNREACHABLE;
       if (!webauthn.browserSupportsWebAuthn()) return "This browser cannot make passkeys.";
@@ -39,10 +36,10 @@ export function PasskeyAddForm() {
       const result = await finishAddingPasskey({ challengeId: started.challengeId, name: values.name, response }).catch(() => undefined);
       if (!result) return UNREACHABLE;
       if ("error" in result) return result.error;
-      reset({ name: "" });
-      setStatus(`Passkey “${values.name.trim()}” added. You are signed out everywhere else.`);
       router.refresh();
+      return { added: values.name.trim() };
     },
+    resetWhenDone: true,
   });
 
   return (
@@ -62,7 +59,7 @@ export function PasskeyAddForm() {
         Add a passkey
       </FormSubmit>
       <p role="status" className="confirmation">
-        {status}
+        {form.done && `Passkey “${form.done.added}” added. You are signed out everywhere else.`}
       </p>
     </HydratedForm>
   );

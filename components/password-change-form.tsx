@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import { savePassword } from "@/app/(staff)/account/actions";
 import { InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
@@ -19,17 +18,7 @@ const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ passwor
  * says why. Saved, it signs the person out everywhere else.
  */
 export function PasswordChangeForm({ email }: { email: string }) {
-  const [status, setStatus] = useState<string>();
-  const form = useServerForm(CHECKS, {
-    defaultValues: DEFAULTS,
-    async onSubmit(values, { reset }) {
-      setStatus(undefined);
-      const result = await savePassword(values);
-      if (!("changed" in result)) return result;
-      reset(DEFAULTS);
-      setStatus("Your password is changed. You are signed out everywhere else; you stay signed in here.");
-    },
-  });
+  const form = useServerForm(CHECKS, { defaultValues: DEFAULTS, onSubmit: (values) => savePassword(values), resetWhenDone: true });
   const { register, errors } = form;
 
   return (
@@ -51,7 +40,7 @@ export function PasswordChangeForm({ email }: { email: string }) {
         Change password
       </FormSubmit>
       <p role="status" className="confirmation">
-        {status}
+        {form.done && "Your password is changed. You are signed out everywhere else; you stay signed in here."}
       </p>
     </HydratedForm>
   );

@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
@@ -12,14 +11,11 @@ const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ passwor
 
 /** "Forgot your password?": the answer is the server's, the same whether or not an account has the email. */
 export function PasswordResetRequestForm() {
-  const [sent, setSent] = useState<string>();
   const form = useServerForm(CHECKS, {
     defaultValues: { email: "" },
     async onSubmit(values) {
-      setSent(undefined);
       const answer = await askForPasswordReset(values);
-      if ("problem" in answer) return answer.problem;
-      setSent(answer.sent);
+      return "problem" in answer ? answer.problem : answer;
     },
   });
 
@@ -29,7 +25,7 @@ export function PasswordResetRequestForm() {
       <FormError message={form.formError} />
       {/* Always present, so screen readers announce the answer the moment it appears. */}
       <p className="confirmation" role="status">
-        {sent}
+        {form.done?.sent}
       </p>
       <SubmitButton pending={form.pending} pendingLabel="Sending…">
         Send me a link

@@ -1,7 +1,6 @@
 "use client";
 
-import { useState } from "react";
-import { saveSecondFactorPolicy, type TeamChangeResult } from "@/app/(staff)/team/actions";
+import { saveSecondFactorPolicy } from "@/app/(staff)/team/actions";
 import { FormError } from "@/components/form-error";
 import { HydratedForm } from "@/components/hydrated-form";
 import type { FieldLabels } from "@/components/sentence-resolver";
@@ -19,15 +18,10 @@ const CHECKS = formChecks(() => import("@/lib/validations/second-factor-policy")
  * themself, and says so here.
  */
 export function SecondFactorPolicyForm({ policy }: { policy: SecondFactorPolicy }) {
-  const [outcome, setOutcome] = useState<TeamChangeResult>();
-  const form = useServerForm(CHECKS, {
-    defaultValues: { policy },
-    async onSubmit(values) {
-      setOutcome(undefined);
-      setOutcome(await saveSecondFactorPolicy(values));
-    },
-  });
+  // The action's answer, done or refused, shows in the form's own rows below.
+  const form = useServerForm(CHECKS, { defaultValues: { policy }, onSubmit: (values) => saveSecondFactorPolicy(values) });
   const { errors } = form;
+  const outcome = form.done;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>

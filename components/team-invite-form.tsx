@@ -1,7 +1,6 @@
 "use client";
 
-import { useState } from "react";
-import { inviteMember, type LinkShown } from "@/app/(staff)/team/actions";
+import { inviteMember } from "@/app/(staff)/team/actions";
 import { AccountLinkOnce } from "@/components/account-link-once";
 import { FormField, InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
@@ -20,17 +19,11 @@ const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ newInvi
  * once, and takes focus (SecretOnce), with whether it was also emailed.
  */
 export function TeamInviteForm() {
-  const [created, setCreated] = useState<LinkShown>();
   const form = useServerForm(CHECKS, {
     defaultValues: DEFAULTS,
-    async onSubmit(values, { reset }) {
-      setCreated(undefined);
-      // The server action parses it again, with the same schema: it trusts nothing from the browser.
-      const result = await inviteMember(values);
-      if (!("created" in result)) return result;
-      setCreated(result.created);
-      reset(DEFAULTS);
-    },
+    // The server action parses it again, with the same schema: it trusts nothing from the browser.
+    onSubmit: (values) => inviteMember(values),
+    resetWhenDone: true,
   });
   const { register, errors } = form;
 
@@ -64,7 +57,7 @@ export function TeamInviteForm() {
         </FormSubmit>
       </HydratedForm>
       <div role="status" className="new-token-status">
-        {created && <AccountLinkOnce id="new-invitation-link" shown={created} />}
+        {form.done && <AccountLinkOnce id="new-invitation-link" shown={form.done.created} />}
       </div>
     </>
   );

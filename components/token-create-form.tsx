@@ -1,6 +1,5 @@
 "use client";
 
-import { useState } from "react";
 import { createToken } from "@/app/(staff)/tokens/actions";
 import { FormField, InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
@@ -22,19 +21,14 @@ const CHECKS = formChecks(() => import("@/lib/validations/api-token").then(({ ne
  * once, and takes focus (SecretOnce).
  */
 export function TokenCreateForm() {
-  const [created, setCreated] = useState<{ token: string; label: string }>();
   const form = useServerForm(CHECKS, {
     defaultValues: DEFAULTS,
-    async onSubmit(values, { reset }) {
-      setCreated(undefined);
-      // The server action parses the values again, with the same schema.
-      const result = await createToken(values);
-      if (!("created" in result)) return result;
-      setCreated(result.created);
-      reset(DEFAULTS);
-    },
+    // The server action parses the values again, with the same schema.
+    onSubmit: (values) => createToken(values),
+    resetWhenDone: true,
   });
   const { register, errors } = form;
+  const created = form.done?.created;
 
   return (
     <>

@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import { createEndpoint, editEndpoint } from "@/app/(staff)/webhooks/actions";
 import { InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
@@ -31,28 +30,22 @@ export type EditedEndpoint = { id: string } & Required<NewWebhookEndpointValues>
  */
 export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint }) {
   const defaults: NewWebhookEndpointValues = endpoint ? { url: endpoint.url, events: endpoint.events, description: endpoint.description } : DEFAULTS;
-  const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
-  const [saved, setSaved] = useState(false);
   const form = useServerForm(CHECKS, {
     defaultValues: defaults,
+    // The server actions parse it again, with the same schema: they trust nothing from the browser.
     async onSubmit(values, { reset }) {
-      setCreated(undefined);
-      setSaved(false);
-      // The server action parses it again, with the same schema: it trusts nothing from the browser.
-      if (endpoint) {
-        const result = await editEndpoint(endpoint.id, values);
-        if (!("saved" in result)) return result;
-        setSaved(true);
-        reset(values);
-        return;
-      }
-      const result = await createEndpoint(values);
-      if (!("created" in result)) return result;
-      setCreated(result.created);
-      reset(DEFAULTS);
+      if (!endpoint) return createEndpoint(values);
+      const result = await editEndpoint(endpoint.id, values);
+      // The values as saved are the form's defaults from now on.
+      if ("saved" in result) reset(values);
+      return result;
     },
+    // A new endpoint's form starts again, empty, for the next one.
+    resetWhenDone: !endpoint,
   });
   const { register, errors } = form;
+  const saved = form.done && "saved" in form.done;
+  const created = form.done && "created" in form.done ? form.done.created : undefined;
 
   return (
     <>
