@@ -3,7 +3,7 @@ import { type FieldErrors, type FieldValues, type Resolver, type UseFormProps, t
 import type { z } from "zod";
 import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import type { FieldError } from "@/lib/validations/field-errors";
+import type { FormRefusal } from "@/lib/validations/field-errors";
 
 /** A form's checks: its schema's resolver, and what the form's sentences call each field. */
 export type FormChecks<Values extends FieldValues, Output> = { resolver: Resolver<Values, unknown, Output>; labels: FieldLabels<Values> };
@@ -20,8 +20,8 @@ export function formChecks<Values extends FieldValues, Output>(loadSchema: () =>
   return labels ? { resolver: withSentences(resolver, labels), labels } : { resolver, labels: {} };
 }
 
-/** A server action's refusal (lib/validations/field-errors.ts): each message on the field it names, or on the form (null). */
-export type Refusal = { errors: FieldError<string>[] };
+/** A server action's refusal: each message on the field it names, or on the form (null). */
+type Refusal = FormRefusal<string>;
 
 /**
  * What a submission answers: nothing, when it has shown what it had to
