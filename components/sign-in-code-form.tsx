@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
+import { tooManySignIns } from "@/components/too-many-sign-ins";
 import { formChecks, useServerForm } from "@/components/use-server-form";
 import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_RATE_LIMITED, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
 
@@ -32,8 +33,7 @@ export function SignInCodeForm({ ticket, callbackPath, onRestart }: { ticket: st
         return;
       }
       if (reason === SIGN_IN_RATE_LIMITED) {
-        const minutes = Math.max(1, Math.ceil(Number(seconds) / 60));
-        setError("code", { message: `Too many failed sign-ins. Wait ${minutes} minute${minutes === 1 ? "" : "s"}, then try again.` }, { shouldFocus: true });
+        setError("code", { message: tooManySignIns(seconds) }, { shouldFocus: true });
         return;
       }
       const message = reason === SIGN_IN_WRONG_CODE ? "That code is not right, or was already used. Use the code your app shows now." : "You are not signed in. Try again.";

@@ -5,6 +5,7 @@ import { InputField } from "@/components/form-field";
 import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
 import { SignInCodeForm } from "@/components/sign-in-code-form";
+import { tooManySignIns } from "@/components/too-many-sign-ins";
 import { formChecks, useServerForm } from "@/components/use-server-form";
 import { SIGN_IN_CODE_NEEDED, SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
 
@@ -64,7 +65,5 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
 /** What to tell the person; a refusal after too many failures says how long to wait, and nothing about whether the account exists. */
 function signInRefusal(error: string | null | undefined): string {
   const [reason, seconds] = (error ?? "").split(":");
-  if (reason !== SIGN_IN_RATE_LIMITED) return "That email and password do not match an account.";
-  const minutes = Math.max(1, Math.ceil(Number(seconds) / 60));
-  return `Too many failed sign-ins. Wait ${minutes} minute${minutes === 1 ? "" : "s"}, then try again.`;
+  return reason === SIGN_IN_RATE_LIMITED ? tooManySignIns(seconds) : "That email and password do not match an account.";
 }
