@@ -2,8 +2,8 @@
 // the operator's view of the activity record (issue 22), newest first, the
 // same records and filters as the owners' Activity page. Works against the
 // configured database whether or not the app is running.
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import ms from "ms";
+import { parseCommandLine } from "@/cli/parse-command-line";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { activityPeople } from "@/lib/activity/activity-people";
 import { activityPages, activitySearchSchema, type ActivitySearch } from "@/lib/activity/activity-search";
@@ -23,7 +23,7 @@ const USAGE = `usage:
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command !== "list") throw new UsageError(command ? `unknown command ${command}` : "a command is required");
-  const { values } = parse(rest, {
+  const { values } = parseCommandLine(rest, {
     since: { type: "string" },
     person: { type: "string" },
     plant: { type: "string" },
@@ -106,15 +106,6 @@ function describe(entry: ActivityEntry) {
     ...(after && { after }),
     ...(restoredFrom !== undefined && { restoredFrom }),
   };
-}
-
-/** node:util's parseArgs, its complaints (an unknown flag, a missing value) turned into usage errors. */
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, allowPositionals: false, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
 }
 
 runCli("activity", USAGE, () => main(process.argv.slice(2)));

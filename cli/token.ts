@@ -3,8 +3,9 @@
 import { parseArgs } from "node:util";
 import ms from "ms";
 import { runCli, UsageError } from "@/cli/run-cli";
-import { env, requireSharedSecrets } from "@/lib/server/env";
-import { migrate } from "@/lib/db/migrate";
+import { runCommand } from "@/cli/run-command";
+import { writeTable } from "@/cli/write-table";
+import { requireSharedSecrets } from "@/lib/server/env";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens/api-tokens";
 import { isScope, MAX_TOKEN_LIFETIME_SECONDS, SCOPES } from "@/lib/validations/api-token";
@@ -16,22 +17,7 @@ const USAGE = `usage:
   token list [--json]
   token revoke <id>`;
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  // A new token is signed with NEXTAUTH_SECRET; listing and revoking use no secret.
-  if (command === "create") requireSharedSecrets(["NEXTAUTH_SECRET"]);
-  await migrate(env().database);
-  switch (command) {
-    case "create":
-      return create(rest);
-    case "list":
-      return list(rest);
-    case "revoke":
-      return revoke(rest);
-    default:
-      throw new UsageError(command ? `unknown command ${command}` : "a command is required");
-  }
-}
+const COMMANDS = { create, list, revoke };
 
 async function create(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -75,9 +61,7 @@ async function list(args: string[]): Promise<void> {
     token.expiresAt.toISOString(),
     token.lastUsedAt?.toISOString() ?? "never",
   ]);
-  const table = [["ID", "LABEL", "SCOPES", "STATUS", "EXPIRES", "LAST USED"], ...rows];
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+  writeTable([["ID", "LABEL", "SCOPES", "STATUS", "EXPIRES", "LAST USED"], ...rows]);
 }
 
 function describe(token: ApiTokenInfo) {
@@ -102,4 +86,7 @@ async function revoke(args: string[]): Promise<void> {
   process.stderr.write(`revoked token ${id}\n`);
 }
 
-runCli("token", USAGE, () => main(process.argv.slice(2)));
+// A new token is signed with NEXTAUTH_SECRET; listing and revoking use no secret.
+const requires = (command: string) => (command === "create" ? requireSharedSecrets(["NEXTAUTH_SECRET"]) : undefined);
+
+runCli("token", USAGE, () => runCommand(process.argv.slice(2), COMMANDS, requires));

@@ -10,9 +10,11 @@
 // stdout, so that `$(...)` captures it, and what they did on stderr; the link
 // is shown this once and never logged. Every change is in the activity record
 // as the CLI's, named by the operator's OS user (cliAttribution).
-import { parseArgs } from "node:util";
 import type { z } from "zod";
+import { parseCommandLine } from "@/cli/parse-command-line";
 import { runCli, UsageError } from "@/cli/run-cli";
+import { runCommand } from "@/cli/run-command";
+import { writeTable } from "@/cli/write-table";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-mail";
@@ -21,9 +23,7 @@ import { createInvitation, createPasswordReset } from "@/lib/auth/accounts/accou
 import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
 import { changeRole, deactivateUser, listTeam, reactivateUser, type Team } from "@/lib/auth/accounts/team";
 import { createUser, findUserIdByEmail } from "@/lib/auth/accounts/users";
-import { migrate } from "@/lib/db/migrate";
 import type { MailOutcome } from "@/lib/mail/mailer";
-import { env } from "@/lib/server/env";
 import { emailSchema, newInvitationSchema, newUserSchema, roleSchema } from "@/lib/validations/user";
 
 const USAGE = `usage:
@@ -45,39 +45,7 @@ const USAGE = `usage:
       it signs in with its password alone, for an owner who lost every factor
   The link's address is NEXTAUTH_URL, or http://localhost:$PORT.`;
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  await migrate(env().database);
-  switch (command) {
-    case "create":
-      return create(rest);
-    case "list":
-      return list(rest);
-    case "invite":
-      return invite(rest);
-    case "role":
-      return role(rest);
-    case "deactivate":
-      return deactivate(rest);
-    case "reactivate":
-      return reactivate(rest);
-    case "reset-password":
-      return resetPassword(rest);
-    case "reset-factors":
-      return resetFactors(rest);
-    default:
-      throw new UsageError(command ? `unknown command ${command}` : "a command is required");
-  }
-}
-
-/** parseArgs, with its complaints (an unknown flag, a missing value) as usage errors. */
-function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>["options"]>(args: string[], options: T, allowPositionals = false) {
-  try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+const COMMANDS = { create, list, invite, role, deactivate, reactivate, "reset-password": resetPassword, "reset-factors": resetFactors };
 
 /** A schema's complaint about a command-line value, as a usage error. */
 function parseValue<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
@@ -90,7 +58,7 @@ async function create(args: string[]): Promise<void> {
   if (args.some((arg) => arg === "--password" || arg.startsWith("--password="))) {
     throw new UsageError("there is no --password flag: a flag would show the password in shell history and ps");
   }
-  const { values } = parse(args, { email: { type: "string" }, name: { type: "string" }, role: { type: "string" } });
+  const { values } = parseCommandLine(args, { email: { type: "string" }, name: { type: "string" }, role: { type: "string" } });
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
   const name = values.name ?? values.email.split("@")[0] ?? values.email;
@@ -104,7 +72,7 @@ async function create(args: string[]): Promise<void> {
 }
 
 async function list(args: string[]): Promise<void> {
-  const { values } = parse(args, { json: { type: "boolean", default: false } });
+  const { values } = parseCommandLine(args, { json: { type: "boolean", default: false } });
   const team = await listTeam();
   if (values.json) {
     process.stdout.write(`${JSON.stringify(team, null, 2)}\n`);
@@ -125,13 +93,8 @@ function teamRows({ members, invitations }: Team): string[][] {
   ];
 }
 
-function writeTable(table: string[][]): void {
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
-}
-
 async function invite(args: string[]): Promise<void> {
-  const { values } = parse(args, { email: { type: "string" }, role: { type: "string" } });
+  const { values } = parseCommandLine(args, { email: { type: "string" }, role: { type: "string" } });
   if (!values.email) throw new UsageError("--email is required");
   if (!values.role) throw new UsageError("--role owner|staff is required");
   const { secret, link } = await createInvitation(parseValue(newInvitationSchema, values), cliAttribution());
@@ -142,7 +105,7 @@ async function invite(args: string[]): Promise<void> {
 
 /** The command's positional arguments: exactly `count`, or the usage error `expected`. */
 function positionals(args: string[], count: number, expected: string): string[] {
-  const { positionals: given } = parse(args, {}, true);
+  const { positionals: given } = parseCommandLine(args, {}, true);
   if (given.length !== count) throw new UsageError(expected);
   return given;
 }
@@ -244,4 +207,4 @@ async function readStdinPassword(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? "";
 }
 
-runCli("user", USAGE, () => main(process.argv.slice(2)));
+runCli("user", USAGE, () => runCommand(process.argv.slice(2), COMMANDS));

@@ -9,7 +9,8 @@
 // cutting that clean stop short).
 import { disconnectDatabase } from "@/lib/db/client";
 import { env } from "@/lib/server/env";
-import { describeError, flushLog, log } from "@/lib/server/log";
+import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";
+import { log } from "@/lib/server/log";
 import { startServer } from "@/lib/server/startup";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
@@ -23,16 +24,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    try {
+    await exitAfterShutdown(signal, async () => {
       await worker.stop(env().timeouts.shutdownMs);
       await disconnectDatabase();
-      log.info("shut down", { signal });
-      await flushLog();
-      process.exit(0);
-    } catch (error) {
-      log.error("shutdown failed", describeError(error));
-      process.exit(1);
-    }
+    });
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
 }

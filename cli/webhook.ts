@@ -2,10 +2,11 @@
 // operator's webhook endpoint CLI (issue 9). Works against the configured
 // database whether or not the app is running. Secrets go to stdout alone, so
 // `secret=$(npm run --silent webhook -- create ...)` captures just the secret.
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseCommandLine } from "@/cli/parse-command-line";
 import { runCli, UsageError } from "@/cli/run-cli";
-import { env, requireSharedSecrets } from "@/lib/server/env";
-import { migrate } from "@/lib/db/migrate";
+import { runCommand } from "@/cli/run-command";
+import { writeTable } from "@/cli/write-table";
+import { requireSharedSecrets } from "@/lib/server/env";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { newWebhookEndpointSchema, WEBHOOK_EVENT_TYPES } from "@/lib/validations/webhook";
 import { DISABLED_WITH_CLI_REASON } from "@/lib/webhooks/disabled-reason";
@@ -35,17 +36,7 @@ const USAGE = `usage:
   webhook delete <id>
       deletes the endpoint and its deliveries`;
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const run = command ? COMMANDS[command] : undefined;
-  if (!run) throw new UsageError(command ? `unknown command ${command}` : "a command is required");
-  // A new secret is sealed with NEXTAUTH_SECRET; the other commands use none.
-  if (command === "create" || command === "rotate") requireSharedSecrets(["NEXTAUTH_SECRET"]);
-  await migrate(env().database);
-  return run(rest);
-}
-
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { create, list, edit, disable, enable, rotate, delete: remove };
+const COMMANDS = { create, list, edit, disable, enable, rotate, delete: remove };
 
 const ENDPOINT_OPTIONS = {
   url: { type: "string" },
@@ -57,7 +48,7 @@ const ENDPOINT_OPTIONS = {
 const eventsOf = (given: string[] | undefined) => (given ?? []).flatMap((event) => event.split(/[\s,]+/)).filter(Boolean);
 
 async function create(args: string[]): Promise<void> {
-  const { values } = parse(args, ENDPOINT_OPTIONS);
+  const { values } = parseCommandLine(args, ENDPOINT_OPTIONS);
   if (values.url === undefined) throw new UsageError("--url <url> is required");
   const events = eventsOf(values.event);
   if (events.length === 0) throw new UsageError(`--event is required (${WEBHOOK_EVENT_TYPES.join(", ")})`);
@@ -70,7 +61,7 @@ async function create(args: string[]): Promise<void> {
 }
 
 async function edit(args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, ENDPOINT_OPTIONS, true);
+  const { values, positionals } = parseCommandLine(args, ENDPOINT_OPTIONS, true);
   const [id] = positionals;
   if (!id || positionals.length > 1) throw new UsageError("edit takes exactly one endpoint id (see webhook list)");
   if (values.url === undefined && values.event === undefined && values.description === undefined) throw new UsageError("give --url, --event or --description to change");
@@ -84,7 +75,7 @@ async function edit(args: string[]): Promise<void> {
 }
 
 async function list(args: string[]): Promise<void> {
-  const { values } = parse(args, { json: { type: "boolean", default: false } });
+  const { values } = parseCommandLine(args, { json: { type: "boolean", default: false } });
   const endpoints = await listWebhookEndpoints();
   if (values.json) {
     process.stdout.write(`${JSON.stringify(endpoints.map(describe), null, 2)}\n`);
@@ -102,9 +93,7 @@ async function list(args: string[]): Promise<void> {
     endpoint.failingSince?.toISOString() ?? "-",
     endpoint.createdAt.toISOString(),
   ]);
-  const table = [["ID", "URL", "EVENTS", "STATUS", "FAILING SINCE", "CREATED"], ...rows];
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()}\n`);
+  writeTable([["ID", "URL", "EVENTS", "STATUS", "FAILING SINCE", "CREATED"], ...rows]);
 }
 
 function status(endpoint: WebhookEndpointInfo): string {
@@ -159,7 +148,7 @@ async function remove(args: string[]): Promise<void> {
 }
 
 function oneId(command: string, args: string[]): string {
-  const { positionals } = parse(args, {}, true);
+  const { positionals } = parseCommandLine(args, {}, true);
   const [id] = positionals;
   if (!id || positionals.length > 1) throw new UsageError(`${command} takes exactly one endpoint id (see webhook list)`);
   return id;
@@ -169,13 +158,7 @@ function noSuchEndpoint(id: string): Error {
   return new Error(`no webhook endpoint with id ${id}`);
 }
 
-/** node:util's parseArgs, its complaints (an unknown flag, a missing value) turned into usage errors. */
-function parse<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T, allowPositionals = false) {
-  try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
+// A new secret is sealed with NEXTAUTH_SECRET; the other commands use none.
+const requires = (command: string) => (command === "create" || command === "rotate" ? requireSharedSecrets(["NEXTAUTH_SECRET"]) : undefined);
 
-runCli("webhook", USAGE, () => main(process.argv.slice(2)));
+runCli("webhook", USAGE, () => runCommand(process.argv.slice(2), COMMANDS, requires));

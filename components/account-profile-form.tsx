@@ -1,22 +1,18 @@
 "use client";
 
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { saveProfile } from "@/app/(staff)/account/actions";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
-import type { ProfileChangeValues } from "@/lib/validations/user";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 
-const LABELS: FieldLabels<ProfileChangeValues> = { name: "Name", email: "Email", currentPassword: "Current password" };
-
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/user").then(({ profileChangeSchema }) => profileChangeSchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ profileChangeSchema }) => profileChangeSchema), {
+  name: "Name",
+  email: "Email",
+  currentPassword: "Current password",
+});
 
 /**
  * A person's own name and email. Changing the email asks for the current
@@ -25,32 +21,23 @@ const resolver = withSentences(
  */
 export function AccountProfileForm({ name, email }: { name: string; email: string }) {
   const [saved, setSaved] = useState({ name, email });
-  const [status, setStatus] = useState<string>();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<ProfileChangeValues>({ resolver, defaultValues: { name, email, currentPassword: "" } });
-  const typedEmail = useWatch({ control, name: "email" });
+  const form = useServerForm(CHECKS, {
+    defaultValues: { name, email, currentPassword: "" },
+    async onSubmit(values, { reset }) {
+      const result = await saveProfile(values);
+      if ("saved" in result) {
+        setSaved(result.saved);
+        reset({ ...result.saved, currentPassword: "" });
+      }
+      return result;
+    },
+  });
+  const { register, errors } = form;
+  const typedEmail = useWatch({ control: form.control, name: "email" });
   const emailChanges = (typedEmail ?? "").trim().toLowerCase() !== saved.email;
 
-  async function onSubmit(values: ProfileChangeValues) {
-    setStatus(undefined);
-    const result = await saveProfile(values);
-    if ("saved" in result) {
-      setSaved(result.saved);
-      reset({ ...result.saved, currentPassword: "" });
-      setStatus("Your name and email are saved.");
-      return;
-    }
-    showServerErrors(setError, result.errors, LABELS);
-  }
-
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <InputField id="account-name" label="Name" error={errors.name?.message} registration={register("name")} defaultValue={name} type="text" autoComplete="name" required maxLength={100} />
       <InputField id="account-email" label="Email" hint="You sign in with it." error={errors.email?.message} registration={register("email")} defaultValue={email} type="email" autoComplete="email" required />
       {emailChanges && (
@@ -65,12 +52,11 @@ export function AccountProfileForm({ name, email }: { name: string; email: strin
           required
         />
       )}
-      <FormError message={errors.root?.server?.message} />
-      <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+      <FormSubmit form={form} pendingLabel="Saving…">
         Save name and email
-      </SubmitButton>
+      </FormSubmit>
       <p role="status" className="confirmation">
-        {status}
+        {form.done && "Your name and email are saved."}
       </p>
     </HydratedForm>
   );

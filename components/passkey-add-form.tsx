@@ -1,21 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { finishAddingPasskey, startAddingPasskey } from "@/app/(staff)/account/passkey-actions";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
-import type { AddPasskeyValues } from "@/lib/validations/passkey";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/passkey").then(({ addPasskeySchema }) => addPasskeySchema)),
-  { name: "Passkey name" },
-);
+const CHECKS = formChecks(() => import("@/lib/validations/passkey").then(({ addPasskeySchema }) => addPasskeySchema), { name: "Passkey name" });
 
 const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
 
@@ -26,57 +18,48 @@ const UNREACHABLE = "The server could not be reached. Check your connection and 
  */
 export function PasskeyAddForm() {
   const router = useRouter();
-  const [status, setStatus] = useState<string>();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<AddPasskeyValues>({ resolver, defaultValues: { name: "" } });
-
-  async function onSubmit(values: AddPasskeyValues) {
-    setStatus(undefined);
-    const fail = (message: string) => setError("root.server", { message });
-    const webauthn = await import("@simplewebauthn/browser").catch(() => undefined);
-    if (!webauthn) return fail(UNREACHABLE);
-    if (!webauthn.browserSupportsWebAuthn()) return fail("This browser cannot make passkeys.");
-    const started = await startAddingPasskey().catch(() => undefined);
-    if (!started) return fail(UNREACHABLE);
-    if ("error" in started) return fail(started.error);
-    let response;
-    try {
-      response = await webauthn.startRegistration({ optionsJSON: started.options });
-    } catch (error) {
-      return fail(creationRefusal(error));
-    }
-    const result = await finishAddingPasskey({ challengeId: started.challengeId, name: values.name, response }).catch(() => undefined);
-    if (!result) return fail(UNREACHABLE);
-    if ("error" in result) return fail(result.error);
-    reset({ name: "" });
-    setStatus(`Passkey “${values.name.trim()}” added. You are signed out everywhere else.`);
-    router.refresh();
-  }
+  const form = useServerForm(CHECKS, {
+    defaultValues: { name: "" },
+    async onSubmit(values) {
+      const webauthn = await import("@simplewebauthn/browser").catch(() => undefined);
+      if (!webauthn) return UNREACHABLE;
+      if (!webauthn.browserSupportsWebAuthn()) return "This browser cannot make passkeys.";
+      const started = await startAddingPasskey().catch(() => undefined);
+      if (!started) return UNREACHABLE;
+      if ("error" in started) return started.error;
+      let response;
+      try {
+        response = await webauthn.startRegistration({ optionsJSON: started.options });
+      } catch (error) {
+        return creationRefusal(error);
+      }
+      const result = await finishAddingPasskey({ challengeId: started.challengeId, name: values.name, response }).catch(() => undefined);
+      if (!result) return UNREACHABLE;
+      if ("error" in result) return result.error;
+      router.refresh();
+      return { added: values.name.trim() };
+    },
+    resetWhenDone: true,
+  });
 
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <InputField
         id="passkey-name"
         label="Passkey name"
         hint="Say which device or key it is, such as “work phone”."
-        error={errors.name?.message}
-        registration={register("name")}
+        error={form.errors.name?.message}
+        registration={form.register("name")}
         type="text"
         autoComplete="off"
         required
         maxLength={60}
       />
-      <FormError message={errors.root?.server?.message} />
-      <SubmitButton pending={isSubmitting} pendingLabel="Adding…">
+      <FormSubmit form={form} pendingLabel="Adding…">
         Add a passkey
-      </SubmitButton>
+      </FormSubmit>
       <p role="status" className="confirmation">
-        {status}
+        {form.done && `Passkey “${form.done.added}” added. You are signed out everywhere else.`}
       </p>
     </HydratedForm>
   );

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { deletePasskey } from "@/app/(staff)/account/passkey-actions";
+import { FormError } from "@/components/form-error";
 import { LocalTime } from "@/components/local-time";
 import { useHydrated } from "@/lib/client/use-hydrated";
 
@@ -50,11 +51,7 @@ export function PasskeyList({ passkeys }: { passkeys: ShownPasskey[] }) {
       <p role="status" className="confirmation">
         {status}
       </p>
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError message={failure} />
     </>
   );
 }

@@ -3,28 +3,23 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { PlantConflict } from "@/components/plant-conflict";
 import { PlantDeleteDialog } from "@/components/plant-delete-dialog";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { fieldSentence } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 import type { Plant } from "@/lib/validations/plant";
-import type { PlantEdit, PlantEditFormValues } from "@/lib/validations/plant-edit";
+import type { PlantEdit } from "@/lib/validations/plant-edit";
 import { plantEditFormValues, plantEditPatch } from "@/lib/validations/plant-edit-patch";
 import { PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
 
 // How the fields are called in the messages the person reads ("Name must not be empty.").
-const LABELS: FieldLabels<PlantEditFormValues> = { name: "Name", tag: "Tag" };
-
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/plant-edit").then(({ plantEditFormSchema }) => plantEditFormSchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ plantEditFormSchema }) => plantEditFormSchema), { name: "Name", tag: "Tag" });
 
 /**
  * Edits and deletes one plant through the API (PATCH and DELETE
@@ -43,19 +38,13 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
   const conflictHeading = useRef<HTMLHeadingElement>(null);
   // The conflict's buttons are gone once the person chose: focus goes back to the form, once it is rendered anew.
   const [nameFocusRequests, requestNameFocus] = useState(0);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    reset,
-    control,
-    formState: { errors, isSubmitting, defaultValues },
-  } = useForm<PlantEditFormValues, unknown, PlantEdit>({
-    resolver,
+  const form = useServerForm(CHECKS, {
     mode: "onChange",
     defaultValues: plantEditFormValues(plant),
+    onSubmit: (edit) => save(edit, shown),
   });
+  const { register, handleSubmit, setError, setFocus, reset, control, errors } = form;
+  const { defaultValues } = form.formState;
 
   // The form as it is now, for a conflict to show beside the saved version.
   const edit = useWatch({ control });
@@ -106,7 +95,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
         return;
       case "refused":
         outcome.fieldErrors.forEach(({ field, message }, index) => {
-          if (field !== "id") setError(field, { type: "server", message: fieldSentence(message, field, LABELS) }, { shouldFocus: index === 0 });
+          if (field !== "id") setError(field, { type: "server", message: fieldSentence(message, field, CHECKS.labels) }, { shouldFocus: index === 0 });
         });
         if (outcome.formError) setError("root.server", { type: "server", message: outcome.formError });
     }
@@ -126,12 +115,11 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
     );
   }
 
-  const formError = errors.root?.server?.message;
   return (
     <>
       <section aria-labelledby="edit-plant-title">
         <h2 id="edit-plant-title">Edit</h2>
-        <HydratedForm className="stack" onSubmit={handleSubmit((edit) => save(edit, shown))} noValidate>
+        <HydratedForm className="stack" onSubmit={form.submit} noValidate>
           <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" required />
           <InputField
             id="edit-tag"
@@ -143,19 +131,19 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
             type="text"
             autoComplete="off"
           />
-          <FormError message={formError} />
+          <FormError message={form.formError} />
           {conflict ? (
             <PlantConflict
               edit={{ name: edit.name ?? "", tag: edit.tag ?? "" }}
               editedFrom={shown.plant}
               theirs={conflict.plant}
-              pending={isSubmitting}
+              pending={form.pending}
               headingRef={conflictHeading}
               onKeepMine={handleSubmit((edit) => save(edit, conflict))}
               onTakeTheirs={() => takeTheirs(conflict)}
             />
           ) : (
-            <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+            <SubmitButton pending={form.pending} pendingLabel="Saving…">
               Save changes
             </SubmitButton>
           )}

@@ -1,17 +1,17 @@
 "use client";
 
 import { type ReactNode, useEffect, useMemo, useState } from "react";
-import { type FieldErrors, useForm } from "react-hook-form";
+import type { FieldErrors } from "react-hook-form";
 import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, fieldSentence, withSentences } from "@/components/sentence-resolver";
+import { type FieldLabels, fieldSentence } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import { nextPlantId } from "@/lib/client/next-plant-id";
 import type { SaveOutcome } from "@/lib/client/offline/save-plant";
 import type { PlantRefusal } from "@/lib/client/plant-submission";
-import type { NewPlant, PlantField, PlantFormValues } from "@/lib/validations/plant";
+import type { PlantField, PlantFormValues } from "@/lib/validations/plant";
 import { INT64_MAX, INT64_MIN, PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
 import type { WaitingPlant } from "@/lib/validations/waiting-plant";
 
@@ -28,10 +28,7 @@ const NOT_LOADED: PlantRefusal = {
   formError: "The plant was not saved: the server could not be reached, and this page could not load what keeps it in the browser. Try again.",
 };
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/plant").then(({ plantFormSchema }) => plantFormSchema)),
-  PLANT_FIELD_LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/plant").then(({ plantFormSchema }) => plantFormSchema), PLANT_FIELD_LABELS);
 
 type PlantFormProps = {
   /** The id to offer: prefilled while the person has not typed one of their own. */
@@ -55,22 +52,35 @@ type PlantFormProps = {
  */
 export function PlantForm({ nextId, editing, focusOnMount = false, status, onSaved, onSubmitting, onCancelEditing }: PlantFormProps) {
   const refusal = useMemo(() => editing?.problem && refusalErrors(editing.problem), [editing]);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    reset,
-    resetField,
-    formState: { errors, isSubmitting, dirtyFields, defaultValues },
-  } = useForm<PlantFormValues, unknown, NewPlant>({
-    resolver,
+  const form = useServerForm(CHECKS, {
     // Errors appear while typing, not only after a failed submit.
     mode: "onChange",
     defaultValues: editing ? { id: editing.plant.id, name: editing.plant.name, tag: editing.plant.tag ?? "" } : { id: nextId, name: "", tag: "" },
     // A refused waiting plant shows why, on its fields, from the start.
     ...(refusal && { errors: refusal }),
+    async onSubmit(plant, { reset }) {
+      onSubmitting();
+      // Sending (lossless-json) and keeping (IndexedDB) load with the first plant, not with the page (issue 20);
+      // offline, the service worker has kept them.
+      const outcome = await import("@/lib/client/offline/save-plant").then(
+        ({ savePlant }) => savePlant(plant, editing?.seq),
+        (): SaveOutcome => ({ kind: "refused", refusal: NOT_LOADED }),
+      );
+      if (outcome.kind === "refused") {
+        const { fieldErrors, formError } = outcome.refusal;
+        return { errors: formError ? [...fieldErrors, { field: null, message: formError }] : fieldErrors };
+      }
+      onSaved(outcome);
+      // Ready for the next plant, its id offered and selected, so that typing replaces it. (Editing ends
+      // instead: the entry shows a new form.)
+      if (!editing) {
+        reset({ id: nextPlantId(nextId, [plant.id]), name: "", tag: "" });
+        setFocusRequest({ field: "id", select: true });
+      }
+    },
   });
+  const { register, errors, setFocus, resetField } = form;
+  const { dirtyFields, defaultValues } = form.formState;
 
   // While the person has not typed an id of their own, the field follows the
   // offered one: it moves on when waiting plants turn up with larger ids
@@ -92,38 +102,12 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
     if (focusRequest) setFocus(focusRequest.field, { shouldSelect: focusRequest.select });
   }, [focusRequest, setFocus]);
 
-  async function onSubmit(plant: NewPlant) {
-    onSubmitting();
-    // Sending (lossless-json) and keeping (IndexedDB) load with the first plant, not with the page (issue 20);
-    // offline, the service worker has kept them.
-    const outcome = await import("@/lib/client/offline/save-plant").then(
-      ({ savePlant }) => savePlant(plant, editing?.seq),
-      (): SaveOutcome => ({ kind: "refused", refusal: NOT_LOADED }),
-    );
-    if (outcome.kind !== "refused") {
-      onSaved(outcome);
-      // Ready for the next plant, its id offered and selected, so that typing replaces it. (Editing ends
-      // instead: the entry shows a new form.)
-      if (!editing) {
-        reset({ id: nextPlantId(nextId, [plant.id]), name: "", tag: "" });
-        setFocusRequest({ field: "id", select: true });
-      }
-      return;
-    }
-    const { fieldErrors, formError } = outcome.refusal;
-    fieldErrors.forEach(({ field, message }, index) =>
-      setError(field, { type: "server", message: fieldSentence(message, field, PLANT_FIELD_LABELS) }, { shouldFocus: index === 0 }),
-    );
-    if (formError) setError("root.server", { type: "server", message: fieldSentence(formError, null, PLANT_FIELD_LABELS) });
-  }
-
-  const formError = errors.root?.server?.message;
   // Nothing typed while a plant is being saved would survive the form's reset for the next one:
   // the fields wait (read-only, so focus stays where it is) until the save is done.
-  const busy = isSubmitting;
+  const busy = form.pending;
 
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
       {editing && (
         <div className="editing-notice">
           <p>
@@ -159,9 +143,9 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
         autoComplete="off"
         readOnly={busy}
       />
-      <FormError message={formError} />
+      <FormError message={form.formError} />
       {status}
-      <SubmitButton pending={isSubmitting} pendingLabel={editing ? "Sending…" : "Saving…"}>
+      <SubmitButton pending={form.pending} pendingLabel={editing ? "Sending…" : "Saving…"}>
         {editing ? "Send again" : "Add plant"}
       </SubmitButton>
     </HydratedForm>

@@ -1,16 +1,16 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { previewPlantImport } from "@/app/(staff)/import/actions";
 import { FormError } from "@/components/form-error";
 import { FormField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { importSummary, PlantImportRows } from "@/components/plant-import-rows";
-import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import type { PlantBatchImport } from "@/lib/client/plant-batch-import";
-import type { PlantImportFormValues, PlantImportRow, PlantImportSource } from "@/lib/validations/plant-import";
+import type { PlantImportRow, PlantImportSource } from "@/lib/validations/plant-import";
 import { PLANT_IMPORT_CSV_FIELD } from "@/lib/validations/plant-import-field";
 
 /** What the page shows below the form: nothing yet, a preview of the CSV, or what the import did. */
@@ -18,7 +18,8 @@ type Stage = { kind: "choosing" } | { kind: "previewed"; csv: Blob; rows: PlantI
 
 const CHOOSING: Stage = { kind: "choosing" };
 
-const resolver = lazyZodResolver(() => import("@/lib/validations/plant-import").then(({ plantImportFormSchema }) => plantImportFormSchema));
+// No labels: the schema's messages are written for this form already.
+const CHECKS = formChecks(() => import("@/lib/validations/plant-import").then(({ plantImportFormSchema }) => plantImportFormSchema));
 
 /**
  * Imports plants from CSV in two steps: a preview (a server action asks what
@@ -27,14 +28,8 @@ const resolver = lazyZodResolver(() => import("@/lib/validations/plant-import").
  * answer is shown row by row.
  */
 export function PlantImport() {
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<PlantImportFormValues, unknown, PlantImportSource>({ resolver, defaultValues: { file: undefined, text: "" } });
+  const form = useServerForm(CHECKS, { defaultValues: { file: undefined, text: "" }, onSubmit: onPreview });
+  const { register, control, setValue, errors } = form;
   const [stage, setStage] = useState<Stage>(CHOOSING);
   const [importing, setImporting] = useState(false);
   const [importError, setImportError] = useState("");
@@ -61,19 +56,16 @@ export function PlantImport() {
 
   async function onPreview({ csv: source }: PlantImportSource) {
     sourceChanged();
-    const form = new FormData();
+    const body = new FormData();
     try {
       // A copy of the bytes, so the import sends exactly what was previewed even if the file on disk changes meanwhile.
       const csv = new Blob([await source.arrayBuffer()], { type: "text/csv" });
-      form.append(PLANT_IMPORT_CSV_FIELD, csv);
-      const preview = await previewPlantImport(form);
-      if ("problem" in preview) {
-        setError("root.server", { type: "server", message: `This CSV cannot be imported: ${preview.problem}. Nothing was stored.` });
-        return;
-      }
+      body.append(PLANT_IMPORT_CSV_FIELD, csv);
+      const preview = await previewPlantImport(body);
+      if ("problem" in preview) return `This CSV cannot be imported: ${preview.problem}. Nothing was stored.`;
       setStage({ kind: "previewed", csv, rows: preview.rows });
     } catch {
-      setError("root.server", { type: "server", message: "The preview failed: the file could not be read, or the server could not be reached. Nothing was stored; try again." });
+      return "The preview failed: the file could not be read, or the server could not be reached. Nothing was stored; try again.";
     }
   }
 
@@ -97,7 +89,7 @@ export function PlantImport() {
   const file = errors.file?.message;
   return (
     <>
-      <HydratedForm className="stack import-form" onSubmit={handleSubmit(onPreview)} noValidate>
+      <HydratedForm className="stack import-form" onSubmit={form.submit} noValidate>
         <FormField id="import-file" label="CSV file" hint="A .csv file in UTF-8, such as one exported from Plant Store." error={file}>
           {(described) => (
             <Controller
@@ -133,10 +125,9 @@ export function PlantImport() {
         <FormField id="import-text" label="Or paste CSV text" hint="The same format: the header row first." error={errors.text?.message}>
           {(described) => <textarea {...register("text", { onChange: sourceChanged })} {...described} rows={8} spellCheck={false} autoComplete="off" />}
         </FormField>
-        <FormError message={errors.root?.server?.message} />
-        <SubmitButton pending={isSubmitting} pendingLabel="Checking…">
+        <FormSubmit form={form} pendingLabel="Checking…">
           Preview
-        </SubmitButton>
+        </FormSubmit>
       </HydratedForm>
 
       {stage.kind === "previewed" && (

@@ -1,21 +1,16 @@
 "use client";
 
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { saveSecondFactorPolicy, type TeamChangeResult } from "@/app/(staff)/team/actions";
+import { saveSecondFactorPolicy } from "@/app/(staff)/team/actions";
 import { FormError } from "@/components/form-error";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, withSentences } from "@/components/sentence-resolver";
+import type { FieldLabels } from "@/components/sentence-resolver";
 import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import { SECOND_FACTOR_POLICIES, SECOND_FACTOR_POLICY_LABELS, type SecondFactorPolicy, type SecondFactorPolicyChange } from "@/lib/validations/second-factor-policy-options";
 
 const LABELS: FieldLabels<SecondFactorPolicyChange> = { policy: "Who must have a second factor" };
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/second-factor-policy").then(({ changeSecondFactorPolicySchema }) => changeSecondFactorPolicySchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/second-factor-policy").then(({ changeSecondFactorPolicySchema }) => changeSecondFactorPolicySchema), LABELS);
 
 /**
  * The owners' policy (issue 24): who must have a second factor before they can
@@ -23,25 +18,18 @@ const resolver = withSentences(
  * themself, and says so here.
  */
 export function SecondFactorPolicyForm({ policy }: { policy: SecondFactorPolicy }) {
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<SecondFactorPolicyChange>({ resolver, defaultValues: { policy } });
-  const [outcome, setOutcome] = useState<TeamChangeResult>();
-
-  async function onSubmit(values: SecondFactorPolicyChange) {
-    setOutcome(undefined);
-    setOutcome(await saveSecondFactorPolicy(values));
-  }
+  // The action's answer, done or refused, shows in the form's own rows below.
+  const form = useServerForm(CHECKS, { defaultValues: { policy }, onSubmit: (values) => saveSecondFactorPolicy(values) });
+  const { errors } = form;
+  const outcome = form.done;
 
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <fieldset aria-describedby={errors.policy ? "policy-error" : undefined}>
         <legend>{LABELS.policy}</legend>
         {SECOND_FACTOR_POLICIES.map((value) => (
           <label key={value} className="check">
-            <input {...register("policy")} type="radio" value={value} defaultChecked={value === policy} /> {SECOND_FACTOR_POLICY_LABELS[value]}
+            <input {...form.register("policy")} type="radio" value={value} defaultChecked={value === policy} /> {SECOND_FACTOR_POLICY_LABELS[value]}
           </label>
         ))}
         <p id="policy-error" className="field-error" aria-live="polite">
@@ -52,7 +40,7 @@ export function SecondFactorPolicyForm({ policy }: { policy: SecondFactorPolicy 
         <p className="confirmation">{outcome && "done" in outcome ? outcome.done : ""}</p>
       </div>
       <FormError message={outcome && "error" in outcome ? outcome.error : undefined} />
-      <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+      <SubmitButton pending={form.pending} pendingLabel="Saving…">
         Save policy
       </SubmitButton>
     </HydratedForm>

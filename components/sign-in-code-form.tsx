@@ -1,20 +1,14 @@
 "use client";
 
 import { useEffect } from "react";
-import { useForm } from "react-hook-form";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
-import type { TotpConfirmationValues } from "@/lib/validations/user";
+import { tooManySignIns } from "@/components/too-many-sign-ins";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_RATE_LIMITED, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/user").then(({ totpConfirmationSchema }) => totpConfirmationSchema)),
-  { code: "Code" },
-);
+const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ totpConfirmationSchema }) => totpConfirmationSchema), { code: "Code" });
 
 /**
  * Sign-in's second step, for a person with an authenticator app: the ticket
@@ -23,43 +17,35 @@ const resolver = withSentences(
  * sends the person back to the password (`onRestart`).
  */
 export function SignInCodeForm({ ticket, callbackPath, onRestart }: { ticket: string; callbackPath: string; onRestart: (message: string) => void }) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm<TotpConfirmationValues>({ resolver, defaultValues: { code: "" } });
+  const form = useServerForm(CHECKS, {
+    defaultValues: { code: "" },
+    async onSubmit(values, { setError }) {
+      const nextAuth = await import("next-auth/react").catch(() => undefined);
+      if (!nextAuth) return "You are not signed in: the server could not be reached. Check your connection and try again.";
+      const result = await nextAuth.signIn("code", { ticket, code: values.code, redirect: false });
+      if (result?.ok) {
+        window.location.assign(callbackPath);
+        return;
+      }
+      const [reason, seconds] = (result?.error ?? "").split(":");
+      if (reason === SIGN_IN_CHALLENGE_EXPIRED) {
+        onRestart("That took too long: sign in with your password again.");
+        return;
+      }
+      if (reason === SIGN_IN_RATE_LIMITED) {
+        setError("code", { message: tooManySignIns(seconds) }, { shouldFocus: true });
+        return;
+      }
+      const message = reason === SIGN_IN_WRONG_CODE ? "That code is not right, or was already used. Use the code your app shows now." : "You are not signed in. Try again.";
+      setError("code", { message }, { shouldFocus: true });
+    },
+  });
+  const { setFocus } = form;
   // The password form's button had focus; it is gone, so the new step takes it.
   useEffect(() => setFocus("code"), [setFocus]);
 
-  async function onSubmit(values: TotpConfirmationValues) {
-    const nextAuth = await import("next-auth/react").catch(() => undefined);
-    if (!nextAuth) {
-      setError("root.server", { message: "You are not signed in: the server could not be reached. Check your connection and try again." });
-      return;
-    }
-    const result = await nextAuth.signIn("code", { ticket, code: values.code, redirect: false });
-    if (result?.ok) {
-      window.location.assign(callbackPath);
-      return;
-    }
-    const [reason, seconds] = (result?.error ?? "").split(":");
-    if (reason === SIGN_IN_CHALLENGE_EXPIRED) {
-      onRestart("That took too long: sign in with your password again.");
-      return;
-    }
-    if (reason === SIGN_IN_RATE_LIMITED) {
-      const minutes = Math.max(1, Math.ceil(Number(seconds) / 60));
-      setError("code", { message: `Too many failed sign-ins. Wait ${minutes} minute${minutes === 1 ? "" : "s"}, then try again.` }, { shouldFocus: true });
-      return;
-    }
-    const message = reason === SIGN_IN_WRONG_CODE ? "That code is not right, or was already used. Use the code your app shows now." : "You are not signed in. Try again.";
-    setError("code", { message }, { shouldFocus: true });
-  }
-
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate aria-labelledby="sign-in-code-heading">
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate aria-labelledby="sign-in-code-heading">
       <h2 id="sign-in-code-heading">
         Enter a code
       </h2>
@@ -67,17 +53,16 @@ export function SignInCodeForm({ ticket, callbackPath, onRestart }: { ticket: st
         id="sign-in-code"
         label="Code from your authenticator app"
         hint="Lost your phone? Type one of your recovery codes instead."
-        error={errors.code?.message}
-        registration={register("code")}
+        error={form.errors.code?.message}
+        registration={form.register("code")}
         type="text"
         autoComplete="one-time-code"
         spellCheck={false}
         required
       />
-      <FormError message={errors.root?.server?.message} />
-      <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">
+      <FormSubmit form={form} pendingLabel="Signing in…">
         Sign in
-      </SubmitButton>
+      </FormSubmit>
       <button type="button" className="link-button" onClick={() => onRestart("")}>
         Start again with your password
       </button>

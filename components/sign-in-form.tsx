@@ -1,21 +1,15 @@
 "use client";
 
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
 import { SignInCodeForm } from "@/components/sign-in-code-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
-import type { SignInValues } from "@/lib/validations/user";
+import { tooManySignIns } from "@/components/too-many-sign-ins";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import { SIGN_IN_CODE_NEEDED, SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/user").then(({ signInSchema }) => signInSchema)),
-  { email: "Email", password: "Password" },
-);
+const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ signInSchema }) => signInSchema), { email: "Email", password: "Password" });
 
 const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
@@ -23,39 +17,28 @@ const NOT_LOADED = "You are not signed in: the server could not be reached. Chec
 export function SignInForm({ callbackPath }: { callbackPath: string }) {
   // Set once the password was right for a person with an authenticator app: the code step shows in its place.
   const [ticket, setTicket] = useState<string>();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<SignInValues>({ resolver, defaultValues: { email: "", password: "" } });
+  const form = useServerForm(CHECKS, {
+    defaultValues: { email: "", password: "" },
+    async onSubmit(values, { setValue }) {
+      // next-auth's client (about 10 kB of gzipped script) loads with the first sign-in, not with the page (issue 20).
+      const nextAuth = await import("next-auth/react").catch(() => undefined);
+      if (!nextAuth) return NOT_LOADED;
+      const result = await nextAuth.signIn("credentials", { ...values, redirect: false });
+      const [reason, codeTicket] = (result?.error ?? "").split(":");
+      if (reason === SIGN_IN_CODE_NEEDED && codeTicket) {
+        // The password has done its part: it leaves the page's state, and the ticket stands for it.
+        setValue("password", "");
+        setTicket(codeTicket);
+        return;
+      }
+      if (!result?.ok) return signInRefusal(result?.error);
+      // A full load, so every server component renders for the new session.
+      // callbackPath was checked on the server to be a path on this site.
+      window.location.assign(callbackPath);
+    },
+  });
+  const { register, errors } = form;
 
-  async function onSubmit(values: SignInValues) {
-    // next-auth's client (about 10 kB of gzipped script) loads with the first sign-in, not with the page (issue 20).
-    const nextAuth = await import("next-auth/react").catch(() => undefined);
-    if (!nextAuth) {
-      setError("root.server", { message: NOT_LOADED });
-      return;
-    }
-    const result = await nextAuth.signIn("credentials", { ...values, redirect: false });
-    const [reason, codeTicket] = (result?.error ?? "").split(":");
-    if (reason === SIGN_IN_CODE_NEEDED && codeTicket) {
-      // The password has done its part: it leaves the page's state, and the ticket stands for it.
-      setValue("password", "");
-      setTicket(codeTicket);
-      return;
-    }
-    if (!result?.ok) {
-      setError("root.server", { message: signInRefusal(result?.error) });
-      return;
-    }
-    // A full load, so every server component renders for the new session.
-    // callbackPath was checked on the server to be a path on this site.
-    window.location.assign(callbackPath);
-  }
-
-  const formError = errors.root?.server?.message;
   if (ticket) {
     return (
       <SignInCodeForm
@@ -63,19 +46,18 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
         callbackPath={callbackPath}
         onRestart={(message) => {
           setTicket(undefined);
-          if (message) setError("root.server", { message });
+          if (message) form.setError("root.server", { message });
         }}
       />
     );
   }
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username webauthn" required />
       <InputField id="sign-in-password" label="Password" error={errors.password?.message} registration={register("password")} type="password" autoComplete="current-password" required />
-      <FormError message={formError} />
-      <SubmitButton pending={isSubmitting} pendingLabel="Signing in…">
+      <FormSubmit form={form} pendingLabel="Signing in…">
         Sign in
-      </SubmitButton>
+      </FormSubmit>
     </HydratedForm>
   );
 }
@@ -83,7 +65,5 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
 /** What to tell the person; a refusal after too many failures says how long to wait, and nothing about whether the account exists. */
 function signInRefusal(error: string | null | undefined): string {
   const [reason, seconds] = (error ?? "").split(":");
-  if (reason !== SIGN_IN_RATE_LIMITED) return "That email and password do not match an account.";
-  const minutes = Math.max(1, Math.ceil(Number(seconds) / 60));
-  return `Too many failed sign-ins. Wait ${minutes} minute${minutes === 1 ? "" : "s"}, then try again.`;
+  return reason === SIGN_IN_RATE_LIMITED ? tooManySignIns(seconds) : "That email and password do not match an account.";
 }

@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { signOutEverywhereElse } from "@/app/(staff)/account/actions";
+import { FormError } from "@/components/form-error";
 import { useHydrated } from "@/lib/client/use-hydrated";
 
 /** "Sign out everywhere": ends the person's sessions in every other browser and device at once; this one goes on. */
@@ -32,11 +33,7 @@ export function SignOutEverywhere() {
       <p role="status" className="confirmation">
         {status}
       </p>
-      {failed && (
-        <p className="form-error" role="alert">
-          The server could not be reached. Check your connection and try again.
-        </p>
-      )}
+      <FormError message={failed ? "The server could not be reached. Check your connection and try again." : undefined} />
     </>
   );
 }

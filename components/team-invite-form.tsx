@@ -1,29 +1,17 @@
 "use client";
 
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { inviteMember, type LinkShown } from "@/app/(staff)/team/actions";
+import { inviteMember } from "@/app/(staff)/team/actions";
 import { AccountLinkOnce } from "@/components/account-link-once";
-import { FormError } from "@/components/form-error";
 import { FormField, InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import type { NewInvitation } from "@/lib/validations/user";
 import { ROLES } from "@/lib/validations/user-options";
 
-type InvitationValues = NewInvitation;
+const DEFAULTS: NewInvitation = { email: "", role: "staff" };
 
-const DEFAULTS: InvitationValues = { email: "", role: "staff" };
-
-/** How the messages name each field (the form's labels). */
-const LABELS: FieldLabels<InvitationValues> = { email: "Email", role: "Role" };
-
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/user").then(({ newInvitationSchema }) => newInvitationSchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ newInvitationSchema }) => newInvitationSchema), { email: "Email", role: "Role" });
 
 /**
  * Invites someone to the team; the form checks its fields with the same
@@ -31,30 +19,17 @@ const resolver = withSentences(
  * once, and takes focus (SecretOnce), with whether it was also emailed.
  */
 export function TeamInviteForm() {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<InvitationValues>({ resolver, defaultValues: DEFAULTS });
-  const [created, setCreated] = useState<LinkShown>();
-
-  async function onSubmit(values: InvitationValues) {
-    setCreated(undefined);
+  const form = useServerForm(CHECKS, {
+    defaultValues: DEFAULTS,
     // The server action parses it again, with the same schema: it trusts nothing from the browser.
-    const result = await inviteMember(values);
-    if ("created" in result) {
-      setCreated(result.created);
-      reset(DEFAULTS);
-      return;
-    }
-    showServerErrors(setError, result.errors, LABELS);
-  }
+    onSubmit: (values) => inviteMember(values),
+    resetWhenDone: true,
+  });
+  const { register, errors } = form;
 
   return (
     <>
-      <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <HydratedForm className="stack" onSubmit={form.submit} noValidate>
         <InputField
           id="invite-email"
           label="Email"
@@ -77,13 +52,12 @@ export function TeamInviteForm() {
             </select>
           )}
         </FormField>
-        <FormError message={errors.root?.server?.message} />
-        <SubmitButton pending={isSubmitting} pendingLabel="Inviting…">
+        <FormSubmit form={form} pendingLabel="Inviting…">
           Invite
-        </SubmitButton>
+        </FormSubmit>
       </HydratedForm>
       <div role="status" className="new-token-status">
-        {created && <AccountLinkOnce id="new-invitation-link" shown={created} />}
+        {form.done && <AccountLinkOnce id="new-invitation-link" shown={form.done.created} />}
       </div>
     </>
   );

@@ -1,15 +1,11 @@
 "use client";
 
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { createToken } from "@/app/(staff)/tokens/actions";
-import { FormError } from "@/components/form-error";
 import { FormField, InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
-import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import type { NewApiTokenValues } from "@/lib/validations/api-token";
 import { TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token-options";
 
@@ -17,13 +13,7 @@ const LIFETIMES = Object.entries(TOKEN_LIFETIMES) as [TokenLifetime, { label: st
 
 const DEFAULTS: NewApiTokenValues = { label: "", scopes: ["plants:read"], expires: "30d" };
 
-/** How the messages name each field (the form's labels). */
-const LABELS: FieldLabels<NewApiTokenValues> = { label: "Label", scopes: "Scopes", expires: "Expiry" };
-
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/api-token").then(({ newApiTokenSchema }) => newApiTokenSchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/api-token").then(({ newApiTokenSchema }) => newApiTokenSchema), { label: "Label", scopes: "Scopes", expires: "Expiry" });
 
 /**
  * Creates an API token; the form checks its fields with the same schema as the
@@ -31,30 +21,18 @@ const resolver = withSentences(
  * once, and takes focus (SecretOnce).
  */
 export function TokenCreateForm() {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<NewApiTokenValues>({ resolver, defaultValues: DEFAULTS });
-  const [created, setCreated] = useState<{ token: string; label: string }>();
-
-  async function onSubmit(values: NewApiTokenValues) {
-    setCreated(undefined);
-    // Sends the raw input: the server action parses it with the same schema.
-    const result = await createToken(values);
-    if ("created" in result) {
-      setCreated(result.created);
-      reset(DEFAULTS);
-      return;
-    }
-    showServerErrors(setError, result.errors, LABELS);
-  }
+  const form = useServerForm(CHECKS, {
+    defaultValues: DEFAULTS,
+    // The server action parses the values again, with the same schema.
+    onSubmit: (values) => createToken(values),
+    resetWhenDone: true,
+  });
+  const { register, errors } = form;
+  const created = form.done?.created;
 
   return (
     <>
-      <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <HydratedForm className="stack" onSubmit={form.submit} noValidate>
         <InputField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label?.message} registration={register("label")} type="text" autoComplete="off" required maxLength={100} />
         <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
           <legend>Scopes</legend>
@@ -79,10 +57,9 @@ export function TokenCreateForm() {
             </select>
           )}
         </FormField>
-        <FormError message={errors.root?.server?.message} />
-        <SubmitButton pending={isSubmitting} pendingLabel="Creating…">
+        <FormSubmit form={form} pendingLabel="Creating…">
           Create token
-        </SubmitButton>
+        </FormSubmit>
       </HydratedForm>
       <div role="status" className="new-token-status">
         {created && (

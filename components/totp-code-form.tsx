@@ -1,19 +1,14 @@
 "use client";
 
-import { useForm } from "react-hook-form";
 import type { RecoveryCodesResult } from "@/app/(staff)/account/totp-actions";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
-import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
+import { showServerErrors } from "@/components/sentence-resolver";
+import { formChecks, useServerForm } from "@/components/use-server-form";
 import type { TotpConfirmationValues } from "@/lib/validations/user";
 
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/user").then(({ totpConfirmationSchema }) => totpConfirmationSchema)),
-  { code: "Code" },
-);
+const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ totpConfirmationSchema }) => totpConfirmationSchema), { code: "Code" });
 
 /**
  * One code, from the authenticator app (or, where `recoveryAllowed`, a
@@ -29,43 +24,37 @@ export function TotpCodeForm(props: {
   action: (values: TotpConfirmationValues) => Promise<RecoveryCodesResult>;
   onCodes: (codes: string[]) => void;
 }) {
-  const labels: FieldLabels<TotpConfirmationValues> = { code: props.label };
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<TotpConfirmationValues>({ resolver, defaultValues: { code: "" } });
-
-  async function onSubmit(values: TotpConfirmationValues) {
-    const result = await props.action(values);
-    if ("recoveryCodes" in result) {
-      reset({ code: "" });
-      props.onCodes(result.recoveryCodes);
-      return;
-    }
-    showServerErrors(setError, result.errors, labels);
-  }
+  const form = useServerForm(CHECKS, {
+    defaultValues: { code: "" },
+    async onSubmit(values, { reset, setError }) {
+      const result = await props.action(values);
+      if ("recoveryCodes" in result) {
+        reset({ code: "" });
+        props.onCodes(result.recoveryCodes);
+        return;
+      }
+      // The server's messages name the field as this form's label does, not as "Code".
+      showServerErrors(setError, result.errors, { code: props.label });
+    },
+  });
 
   return (
-    <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+    <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <InputField
         id={props.id}
         label={props.label}
         hint={props.hint}
-        error={errors.code?.message}
-        registration={register("code")}
+        error={form.errors.code?.message}
+        registration={form.register("code")}
         type="text"
         autoComplete="one-time-code"
         inputMode={props.recoveryAllowed ? "text" : "numeric"}
         spellCheck={false}
         required
       />
-      <FormError message={errors.root?.server?.message} />
-      <SubmitButton pending={isSubmitting} pendingLabel={props.pendingLabel}>
+      <FormSubmit form={form} pendingLabel={props.pendingLabel}>
         {props.submitLabel}
-      </SubmitButton>
+      </FormSubmit>
     </HydratedForm>
   );
 }

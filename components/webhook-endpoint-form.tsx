@@ -1,28 +1,22 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { createEndpoint, editEndpoint } from "@/app/(staff)/webhooks/actions";
-import { FormError } from "@/components/form-error";
 import { InputField } from "@/components/form-field";
+import { FormSubmit } from "@/components/form-submit";
 import { HydratedForm } from "@/components/hydrated-form";
-import { lazyZodResolver } from "@/components/lazy-zod-resolver";
 import { SecretOnce } from "@/components/secret-once";
-import { type FieldLabels, showServerErrors, withSentences } from "@/components/sentence-resolver";
-import { SubmitButton } from "@/components/submit-button";
-import type { NewWebhookEndpoint, NewWebhookEndpointValues } from "@/lib/validations/webhook";
+import { formChecks, useServerForm } from "@/components/use-server-form";
+import type { NewWebhookEndpointValues } from "@/lib/validations/webhook";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/validations/webhook-options";
 
 const DEFAULTS: NewWebhookEndpointValues = { url: "", events: [...WEBHOOK_EVENT_TYPES], description: "" };
 
-/** How the messages name each field (the form's labels). */
-const LABELS: FieldLabels<NewWebhookEndpointValues> = { url: "URL", events: "Events", description: "Description" };
-
-const resolver = withSentences(
-  lazyZodResolver(() => import("@/lib/validations/webhook").then(({ newWebhookEndpointSchema }) => newWebhookEndpointSchema)),
-  LABELS,
-);
+const CHECKS = formChecks(() => import("@/lib/validations/webhook").then(({ newWebhookEndpointSchema }) => newWebhookEndpointSchema), {
+  url: "URL",
+  events: "Events",
+  description: "Description",
+});
 
 /** An endpoint as the form edits it. */
 export type EditedEndpoint = { id: string } & Required<NewWebhookEndpointValues>;
@@ -36,40 +30,26 @@ export type EditedEndpoint = { id: string } & Required<NewWebhookEndpointValues>
  */
 export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint }) {
   const defaults: NewWebhookEndpointValues = endpoint ? { url: endpoint.url, events: endpoint.events, description: endpoint.description } : DEFAULTS;
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<NewWebhookEndpointValues, unknown, NewWebhookEndpoint>({ resolver, defaultValues: defaults });
-  const [created, setCreated] = useState<{ id: string; url: string; secret: string }>();
-  const [saved, setSaved] = useState(false);
-
-  async function onSubmit(values: NewWebhookEndpoint) {
-    setCreated(undefined);
-    setSaved(false);
-    // The server action parses it again, with the same schema: it trusts nothing from the browser.
-    if (endpoint) {
+  const form = useServerForm(CHECKS, {
+    defaultValues: defaults,
+    // The server actions parse it again, with the same schema: they trust nothing from the browser.
+    async onSubmit(values, { reset }) {
+      if (!endpoint) return createEndpoint(values);
       const result = await editEndpoint(endpoint.id, values);
-      if ("saved" in result) {
-        setSaved(true);
-        reset(values);
-      } else showServerErrors(setError, result.errors, LABELS);
-      return;
-    }
-    const result = await createEndpoint(values);
-    if ("created" in result) {
-      setCreated(result.created);
-      reset(DEFAULTS);
-      return;
-    }
-    showServerErrors(setError, result.errors, LABELS);
-  }
+      // The values as saved are the form's defaults from now on.
+      if ("saved" in result) reset(values);
+      return result;
+    },
+    // A new endpoint's form starts again, empty, for the next one.
+    resetWhenDone: !endpoint,
+  });
+  const { register, errors } = form;
+  const saved = form.done && "saved" in form.done;
+  const created = form.done && "created" in form.done ? form.done.created : undefined;
 
   return (
     <>
-      <HydratedForm className="stack" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <HydratedForm className="stack" onSubmit={form.submit} noValidate>
         <InputField
           id="webhook-url"
           label="URL"
@@ -103,10 +83,9 @@ export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint })
           autoComplete="off"
           maxLength={WEBHOOK_DESCRIPTION_MAX}
         />
-        <FormError message={errors.root?.server?.message} />
-        <SubmitButton pending={isSubmitting} pendingLabel="Checking the URL…">
+        <FormSubmit form={form} pendingLabel="Checking the URL…">
           {endpoint ? "Save changes" : "Add endpoint"}
-        </SubmitButton>
+        </FormSubmit>
       </HydratedForm>
       <div role="status" className="new-token-status">
         {saved && <p>The endpoint’s changes are saved.</p>}

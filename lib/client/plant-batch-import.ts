@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseExactJson } from "@/lib/json/exact-json";
+import { readApiAnswer, sendToApi } from "@/lib/client/api-request";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
 import { type PlantBatchResult, plantBatchResultSchema } from "@/lib/validations/plant-batch";
 
@@ -23,19 +23,14 @@ const errorAnswerSchema = apiErrorBodySchema.omit({ error: true });
 const RETRY_IS_SAFE = "Importing the same file again is safe: plants already stored come back as “already stored”.";
 
 export async function importPlantBatch(csv: Blob, fetcher: typeof fetch = fetch): Promise<PlantBatchImport> {
-  let response: Response;
-  try {
-    response = await fetcher("/plants/batch", {
-      method: "POST",
-      // Whatever type the browser gave the file (Windows calls .csv files application/vnd.ms-excel): the batch reads CSV.
-      headers: { "content-type": "text/csv", accept: "application/json" },
-      body: csv,
-      credentials: "same-origin",
-    });
-  } catch {
-    return { ok: false, message: `The server could not be reached, so the plants may or may not have been stored. ${RETRY_IS_SAFE}` };
-  }
-  const body = readBody(await response.text());
+  const response = await sendToApi(fetcher, "/plants/batch", {
+    method: "POST",
+    // Whatever type the browser gave the file (Windows calls .csv files application/vnd.ms-excel): the batch reads CSV.
+    headers: { "content-type": "text/csv", accept: "application/json" },
+    body: csv,
+  });
+  if (!response) return { ok: false, message: `The server could not be reached, so the plants may or may not have been stored. ${RETRY_IS_SAFE}` };
+  const body = readApiAnswer(await response.text());
   if (response.ok) {
     const answer = batchAnswerSchema.safeParse(body);
     if (answer.success) return { ok: true, results: answer.data };
@@ -47,12 +42,4 @@ export async function importPlantBatch(csv: Blob, fetcher: typeof fetch = fetch)
   // A 4xx refuses the whole batch before anything is stored; after a fault (or a proxy giving up) no one can say.
   if (response.status < 500) return { ok: false, message: `Nothing was imported: ${reason}.` };
   return { ok: false, message: `The import failed (${reason}), so the plants may or may not have been stored. ${RETRY_IS_SAFE}` };
-}
-
-function readBody(text: string): unknown {
-  try {
-    return parseExactJson(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,5 @@
-import { parseExactJson, stringifyExactJson } from "@/lib/json/exact-json";
+import { readApiAnswer, sendToApi } from "@/lib/client/api-request";
+import { stringifyExactJson } from "@/lib/json/exact-json";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
 import { type Plant, type PlantField, plantFieldSchema, type PlantPatch, plantSchema } from "@/lib/validations/plant";
 
@@ -34,31 +35,31 @@ const plantUrl = (id: bigint) => `/plants/${id}`;
 
 /** Changes a plant by a merge patch, only if it is still at the version `etag` names. */
 export async function changePlant(id: bigint, patch: PlantPatch, etag: string, fetcher: typeof fetch = fetch): Promise<ChangeOutcome> {
-  const response = await send(fetcher, plantUrl(id), {
+  const response = await sendToApi(fetcher, plantUrl(id), {
     method: "PATCH",
     headers: { "content-type": "application/merge-patch+json", accept: "application/json", "if-match": etag },
     body: stringifyExactJson(patch),
   });
   if (!response) return UNREACHABLE;
-  const body = readBody(await response.text());
+  const body = readApiAnswer(await response.text());
   const stored = response.ok ? versionFrom(response, body) : undefined;
   return stored ? { kind: "changed", stored } : settle(id, response.status, body, "The plant was not saved", fetcher);
 }
 
 /** Deletes a plant, only if it is still at the version `etag` names. */
 export async function deletePlant(id: bigint, etag: string, fetcher: typeof fetch = fetch): Promise<DeleteOutcome> {
-  const response = await send(fetcher, plantUrl(id), { method: "DELETE", headers: { accept: "application/json", "if-match": etag } });
+  const response = await sendToApi(fetcher, plantUrl(id), { method: "DELETE", headers: { accept: "application/json", "if-match": etag } });
   if (!response) return UNREACHABLE;
   if (response.status === 204) return { kind: "deleted" };
-  return settle(id, response.status, readBody(await response.text()), "The plant was not deleted", fetcher);
+  return settle(id, response.status, readApiAnswer(await response.text()), "The plant was not deleted", fetcher);
 }
 
 /** The plant as it is now, with its ETag. */
 export async function readPlant(id: bigint, fetcher: typeof fetch = fetch): Promise<PlantVersionShown | Gone | Refusal> {
-  const response = await send(fetcher, plantUrl(id), { headers: { accept: "application/json" } });
+  const response = await sendToApi(fetcher, plantUrl(id), { headers: { accept: "application/json" } });
   if (!response) return UNREACHABLE;
   if (response.status === 404) return { kind: "gone" };
-  const body = readBody(await response.text());
+  const body = readApiAnswer(await response.text());
   return (response.ok ? versionFrom(response, body) : undefined) ?? explain(response.status, body, "The plant could not be read");
 }
 
@@ -68,14 +69,6 @@ async function settle(id: bigint, status: number, body: unknown, failed: string,
   if (status !== 412) return explain(status, body, failed);
   const current = await readPlant(id, fetcher);
   return "plant" in current ? { kind: "conflict", current } : current;
-}
-
-async function send(fetcher: typeof fetch, url: string, init: RequestInit): Promise<Response | undefined> {
-  try {
-    return await fetcher(url, { ...init, credentials: "same-origin" });
-  } catch {
-    return undefined;
-  }
 }
 
 function versionFrom(response: Response, body: unknown): PlantVersionShown | undefined {
@@ -97,12 +90,4 @@ function explain(status: number, body: unknown, failed: string): Refusal {
     return { kind: "refused", fieldErrors, ...(leftOver > 0 && { formError: `${failed}: ${message}.` }) };
   }
   return { kind: "refused", fieldErrors: [], formError: `${failed}: ${message}.` };
-}
-
-function readBody(text: string): unknown {
-  try {
-    return parseExactJson(text);
-  } catch {
-    return undefined;
-  }
 }

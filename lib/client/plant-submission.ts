@@ -1,4 +1,5 @@
-import { parseExactJson, stringifyExactJson } from "@/lib/json/exact-json";
+import { readApiAnswer, sendToApi } from "@/lib/client/api-request";
+import { stringifyExactJson } from "@/lib/json/exact-json";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
 import { type NewPlant, type Plant, type PlantField, plantFieldSchema, plantSchema } from "@/lib/validations/plant";
 
@@ -35,21 +36,16 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const IDEMPOTENT_REPLAYED = "idempotent-replayed";
 
 export async function submitPlant(plant: NewPlant, fetcher: typeof fetch = fetch): Promise<PlantSubmission> {
-  let response: Response;
-  try {
-    response = await fetcher("/plants", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: stringifyExactJson(plant),
-      credentials: "same-origin",
-      // An answer to a session's request is never one to keep.
-      cache: "no-store",
-    });
-  } catch {
-    return unreachable(0);
-  }
+  const response = await sendToApi(fetcher, "/plants", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: stringifyExactJson(plant),
+    // An answer to a session's request is never one to keep.
+    cache: "no-store",
+  });
+  if (!response) return unreachable(0);
   if (GATEWAY_STATUSES.has(response.status)) return unreachable(response.status);
-  const body = readBody(await response.text().catch(() => ""));
+  const body = readApiAnswer(await response.text().catch(() => ""));
   if (response.ok) {
     const stored = plantSchema.safeParse(body);
     if (stored.success) return { ok: true, plant: stored.data, replayed: response.headers.get(IDEMPOTENT_REPLAYED) === "true" };
@@ -75,12 +71,4 @@ function explain(status: number, body: unknown): PlantRefusal {
     return { ok: false, reason: "refused", status, fieldErrors, ...(leftOver > 0 && { formError: message }) };
   }
   return { ok: false, reason: "refused", status, fieldErrors: [], formError: `The plant was not saved: ${message}.` };
-}
-
-function readBody(text: string): unknown {
-  try {
-    return parseExactJson(text);
-  } catch {
-    return undefined;
-  }
 }

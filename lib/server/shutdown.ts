@@ -5,7 +5,8 @@ import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
 import { lifecycle } from "@/lib/server/lifecycle";
-import { describeError, flushLog, log } from "@/lib/server/log";
+import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";
+import { log } from "@/lib/server/log";
 import { onParentExit } from "@/lib/server/parent-exit";
 import { onStopSignal, type StopSignal } from "@/lib/server/stop-signals";
 import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
@@ -63,7 +64,7 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     server.closeAllConnections();
     process.exit(1);
   }, timeoutMs);
-  try {
+  await exitAfterShutdown(signal, async () => {
     stopScheduledBackups();
     const workerStopped = webhookWorker?.stop(Math.floor(timeoutMs / 2));
     const retentionStopped = activityRetention?.stop();
@@ -84,11 +85,5 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     await Promise.all([disconnectDatabase(), closeRateLimits(), stopSqliteCheckpoints()]);
     metricsServer?.close();
     clearTimeout(deadline);
-    log.info("shut down", { signal });
-    await flushLog();
-    process.exit(0);
-  } catch (error) {
-    log.error("shutdown failed", describeError(error));
-    process.exit(1);
-  }
+  });
 }

@@ -7,17 +7,15 @@ import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPassword
 import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/accounts/own-account";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { reissueSession } from "@/lib/auth/sessions/session-reissue";
-import { fieldErrors } from "@/lib/validations/field-errors";
+import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { passwordChangeFieldSchema, passwordChangeSchema, profileChangeFieldSchema, profileChangeSchema } from "@/lib/validations/user";
 
 // Server actions are public endpoints: each one checks the session itself, and
 // changes only the signed-in person's own account. Next refuses a server
 // action posted from another site (its Origin check; lib/server/server-action-origin.ts).
 
-type FieldErrors<Field> = { errors: { field: Field | null; message: string }[] };
-
-export type ProfileResult = { saved: { name: string; email: string } } | FieldErrors<z.infer<typeof profileChangeFieldSchema>>;
-export type PasswordResult = { changed: true } | FieldErrors<z.infer<typeof passwordChangeFieldSchema>>;
+export type ProfileResult = { saved: { name: string; email: string } } | FormRefusal<z.infer<typeof profileChangeFieldSchema>>;
+export type PasswordResult = { changed: true } | FormRefusal<z.infer<typeof passwordChangeFieldSchema>>;
 
 export async function saveProfile(values: unknown): Promise<ProfileResult> {
   const user = await requireStaff("/account");

@@ -9,7 +9,7 @@ import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { reissueSession } from "@/lib/auth/sessions/session-reissue";
 import { totpUri } from "@/lib/auth/second-factors/totp";
 import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup } from "@/lib/auth/second-factors/totp-factor";
-import { fieldErrors } from "@/lib/validations/field-errors";
+import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { totpConfirmationFieldSchema, totpConfirmationSchema, totpDisableFieldSchema, totpDisableSchema } from "@/lib/validations/user";
 
 // The authenticator app on the Account page (issue 24). Each action checks the
@@ -19,12 +19,11 @@ import { totpConfirmationFieldSchema, totpConfirmationSchema, totpDisableFieldSc
 // seed and the recovery codes are answered to the person's own browser once,
 // and never logged.
 
-type FieldErrors<Field> = { errors: { field: Field | null; message: string }[] };
 type CodeField = z.infer<typeof totpConfirmationFieldSchema>;
 
 export type TotpSetupStarted = { secret: string; qrCode: string };
-export type RecoveryCodesResult = { recoveryCodes: string[] } | FieldErrors<CodeField>;
-export type TotpDisableResult = { disabled: true } | FieldErrors<z.infer<typeof totpDisableFieldSchema>>;
+export type RecoveryCodesResult = { recoveryCodes: string[] } | FormRefusal<CodeField>;
+export type TotpDisableResult = { disabled: true } | FormRefusal<z.infer<typeof totpDisableFieldSchema>>;
 
 /** A new seed to scan: the QR code (an SVG data URL of the otpauth:// URI) and the seed as text. */
 export async function startTotp(): Promise<TotpSetupStarted> {
@@ -81,7 +80,7 @@ export async function renewCodes(values: unknown): Promise<RecoveryCodesResult> 
   }
 }
 
-function codeRefusal(error: unknown): FieldErrors<CodeField> {
+function codeRefusal(error: unknown): FormRefusal<CodeField> {
   if (error instanceof WrongCodeError || error instanceof TooManyAttemptsError) return { errors: [{ field: "code", message: error.message }] };
   if (error instanceof TotpStateError) return { errors: [{ field: null, message: error.message }] };
   throw error;

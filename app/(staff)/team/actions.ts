@@ -16,7 +16,7 @@ import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-reco
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
 import type { StaffUser } from "@/lib/auth/accounts/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
-import { fieldErrors } from "@/lib/validations/field-errors";
+import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { changeSecondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
 import { SECOND_FACTOR_POLICY_LABELS } from "@/lib/validations/second-factor-policy-options";
 import { newInvitationSchema, roleSchema } from "@/lib/validations/user";
@@ -36,7 +36,7 @@ const TEAM = "/team";
 /** A one-time link as the page shows it, once: where it leads, and whether it was also emailed (null: no mail server). */
 export type LinkShown = { purpose: LinkPurpose; email: string; url: string; mail: { sent: true } | { sent: false; reason: string } | null };
 
-export type InviteResult = { created: LinkShown } | { errors: { field: "email" | "role" | null; message: string }[] };
+export type InviteResult = { created: LinkShown } | FormRefusal<"email" | "role">;
 
 /** A change to an account: what it did, in a sentence, or why it was refused. */
 export type TeamChangeResult = { done: string } | { error: string };

@@ -7,14 +7,14 @@ import { requireStaff, requireStaffSession } from "@/lib/auth/sessions/require-s
 import { mayCreateApiToken } from "@/lib/auth/second-factors/second-factor-policy";
 import { createTokenFor, revokeTokenFor } from "@/lib/auth/api-tokens/token-access";
 import { apiTokenFieldSchema, newApiTokenSchema, TOKEN_LIFETIMES } from "@/lib/validations/api-token";
-import { fieldErrors } from "@/lib/validations/field-errors";
+import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 
 // Server actions are public endpoints: each one checks the session itself.
 
 export type CreateTokenResult =
   /** The new token, shown once: it is not stored and cannot be shown again. */
   | { created: { token: string; label: string } }
-  | { errors: { field: z.infer<typeof apiTokenFieldSchema> | null; message: string }[] };
+  | FormRefusal<z.infer<typeof apiTokenFieldSchema>>;
 
 /** Creates a token for the signed-in staff member from the form's raw values, parsed with the form's own schema. */
 export async function createToken(values: unknown): Promise<CreateTokenResult> {

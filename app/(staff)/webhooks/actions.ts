@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
-import { fieldErrors } from "@/lib/validations/field-errors";
+import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { newWebhookEndpointSchema, webhookEndpointFieldSchema } from "@/lib/validations/webhook";
 import { resendDelivery as queueResend, sendTestEvent as queueTestEvent } from "@/lib/webhooks/deliveries";
 import { disabledByOwnerReason } from "@/lib/webhooks/disabled-reason";
@@ -26,7 +26,7 @@ import { WebhookTargetError } from "@/lib/webhooks/target-address";
 // layout), so changing it revalidates the layout, not just this page.
 
 /** What the endpoint form shows beside its fields: each message on its field, or on the form (null). */
-export type EndpointFormErrors = { errors: { field: z.infer<typeof webhookEndpointFieldSchema> | null; message: string }[] };
+export type EndpointFormErrors = FormRefusal<z.infer<typeof webhookEndpointFieldSchema>>;
 
 export type CreateEndpointResult =
   /** The new endpoint and its secret, shown once: it cannot be shown again. */

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LocalTime } from "@/components/local-time";
+import { WebhookEndpointFacts } from "@/components/webhook-endpoint-facts";
 import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
-import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 
@@ -38,30 +37,7 @@ export default async function WebhooksPage() {
                   </Link>
                 </h3>
                 {endpoint.description && <p className="card-description">{endpoint.description}</p>}
-                <dl className="facts">
-                  <div>
-                    <dt>Events</dt>
-                    <dd>{endpoint.events.join(", ")}</dd>
-                  </div>
-                  <div>
-                    <dt>Status</dt>
-                    <dd>
-                      <WebhookEndpointStatus {...endpoint} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Failing since</dt>
-                    <dd>
-                      <LocalTime date={endpoint.failingSince} fallback="not failing" />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Added</dt>
-                    <dd>
-                      <LocalTime date={endpoint.createdAt} />
-                    </dd>
-                  </div>
-                </dl>
+                <WebhookEndpointFacts endpoint={endpoint} />
               </li>
             ))}
           </ul>

@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { disableEndpoint, enableEndpoint, resendDelivery } from "@/app/(staff)/webhooks/actions";
 import { LocalTime } from "@/components/local-time";
 import { WebhookDeleteDialog } from "@/components/webhook-delete-dialog";
+import { WebhookEndpointFacts } from "@/components/webhook-endpoint-facts";
 import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
-import { WebhookEndpointStatus } from "@/components/webhook-endpoint-status";
 import { WebhookRotateSecret } from "@/components/webhook-rotate-secret";
 import { WebhookTestEvent } from "@/components/webhook-test-event";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
@@ -29,48 +29,7 @@ export default async function WebhookEndpointPage({ params }: { params: Params }
       </p>
       <h1>Webhook endpoint</h1>
       <p className="url endpoint-url">{endpoint.url}</p>
-      <dl className="facts">
-        {endpoint.description && (
-          <div>
-            <dt>Description</dt>
-            <dd>{endpoint.description}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Events</dt>
-          <dd>{endpoint.events.join(", ")}</dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <WebhookEndpointStatus {...endpoint} />
-          </dd>
-        </div>
-        <div>
-          <dt>Failing since</dt>
-          <dd>
-            <LocalTime date={endpoint.failingSince} fallback="not failing" />
-          </dd>
-        </div>
-        <div>
-          <dt>Signing secret</dt>
-          <dd>
-            {endpoint.previousSecretExpiresAt ? (
-              <>
-                rotated; the previous secret also signs until <LocalTime date={endpoint.previousSecretExpiresAt} />
-              </>
-            ) : (
-              "one secret"
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Added</dt>
-          <dd>
-            <LocalTime date={endpoint.createdAt} />
-          </dd>
-        </div>
-      </dl>
+      <WebhookEndpointFacts endpoint={endpoint} full />
 
       <section aria-labelledby="edit-heading">
         <h2 id="edit-heading">Change the endpoint</h2>
@@ -108,28 +67,20 @@ export default async function WebhookEndpointPage({ params }: { params: Params }
   );
 }
 
+// The one form that turns an endpoint off or on again: its action, and the words for each.
+const DISABLE = { action: disableEndpoint, hintId: "disable-hint", hint: "Stops sending to this endpoint. Events that happen while it is disabled are not sent to it later.", label: "Disable endpoint" };
+const ENABLE = { action: enableEndpoint, hintId: "enable-hint", hint: "Sends new events to this endpoint again, and forgets its past failures.", label: "Enable endpoint" };
+
 function EnableOrDisable({ endpoint }: { endpoint: WebhookEndpointInfo }) {
-  if (endpoint.enabled) {
-    return (
-      <form action={disableEndpoint} className="action">
-        <p className="hint" id="disable-hint">
-          Stops sending to this endpoint. Events that happen while it is disabled are not sent to it later.
-        </p>
-        <input type="hidden" name="endpointId" value={endpoint.id} />
-        <button type="submit" aria-describedby="disable-hint">
-          Disable endpoint
-        </button>
-      </form>
-    );
-  }
+  const { action, hintId, hint, label } = endpoint.enabled ? DISABLE : ENABLE;
   return (
-    <form action={enableEndpoint} className="action">
-      <p className="hint" id="enable-hint">
-        Sends new events to this endpoint again, and forgets its past failures.
+    <form action={action} className="action">
+      <p className="hint" id={hintId}>
+        {hint}
       </p>
       <input type="hidden" name="endpointId" value={endpoint.id} />
-      <button type="submit" aria-describedby="enable-hint">
-        Enable endpoint
+      <button type="submit" aria-describedby={hintId}>
+        {label}
       </button>
     </form>
   );
