@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { BackupNotice } from "@/components/backup-notice";
-import { SiteHeader } from "@/components/site-header";
-import { WebhookNotice } from "@/components/webhook-notice";
+import { BackupNotice } from "@/components/backups/backup-notice";
+import { SiteHeader } from "@/components/site/site-header";
+import { WebhookNotice } from "@/components/webhooks/webhook-notice";
 import { currentStaff } from "@/lib/auth/sessions/require-staff";
 import { failedScheduledBackup } from "@/lib/backup/backup-overview";
 import { listEndpointsDisabledByApp } from "@/lib/webhooks/disabled-reason";

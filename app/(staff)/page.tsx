@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
-import { FlashMessage } from "@/components/flash-message";
-import { PlantListTable } from "@/components/plant-list-table";
-import { PlantSearchForm } from "@/components/plant-search-form";
+import { FlashMessage } from "@/components/shared/flash-message";
+import { PlantListTable } from "@/components/plants/plant-list-table";
+import { PlantSearchForm } from "@/components/plants/plant-search-form";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
 import { findPlantsPage, listTagsInUse, type PlantListPage } from "@/lib/plants/plant-queries";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { ApiReference } from "@/components/api-reference";
-import { SiteHeader } from "@/components/site-header";
+import { ApiReference } from "@/components/api-reference/api-reference";
+import { SiteHeader } from "@/components/site/site-header";
 import { signInPath } from "@/lib/auth/sessions/callback-url";
 import { currentStaff } from "@/lib/auth/sessions/require-staff";
 

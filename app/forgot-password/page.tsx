@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PasswordResetRequestForm } from "@/components/password-reset-request-form";
+import { PasswordResetRequestForm } from "@/components/sign-in/password-reset-request-form";
 import { mailConfigured } from "@/lib/mail/mailer";
 
 export const dynamic = "force-dynamic";

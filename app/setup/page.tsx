@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { OwnerSetupForm } from "@/components/owner-setup-form";
+import { OwnerSetupForm } from "@/components/sign-in/owner-setup-form";
 import { hasAnyUser } from "@/lib/auth/accounts/users";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { PasskeySignIn } from "@/components/passkey-sign-in";
-import { SignInForm } from "@/components/sign-in-form";
+import { PasskeySignIn } from "@/components/sign-in/passkey-sign-in";
+import { SignInForm } from "@/components/sign-in/sign-in-form";
 import { safeCallbackPath } from "@/lib/auth/sessions/callback-url";
 import { currentStaffSession } from "@/lib/auth/sessions/require-staff";
 import { hasAnyUser } from "@/lib/auth/accounts/users";

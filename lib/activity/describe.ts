@@ -7,7 +7,7 @@ import { stringifyExactJson } from "@/lib/json/exact-json";
 // made a change, what was done, and which fields went from what to what.
 // Pure: the names of tokens' owners are looked up by the caller
 // (lib/activity/people-names.ts). The components that show these
-// (components/actor-name.tsx, field-changes.tsx) take the same shapes.
+// (components/activity/actor-name.tsx, field-changes.tsx) take the same shapes.
 
 /**
  * Who made a change: `lead`, then the person, if any, by name. The person

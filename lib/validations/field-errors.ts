@@ -7,7 +7,7 @@ import type { z } from "zod";
 
 export type FieldError<Field extends string> = { field: Field | null; message: string };
 
-/** The server action's answer when it refuses the values (components/use-server-form.ts shows it). */
+/** The server action's answer when it refuses the values (components/forms/use-server-form.ts shows it). */
 export type FormRefusal<Field extends string> = { errors: FieldError<Field>[] };
 
 /** `error`'s issues, each on the first field of its path when that is one of `fields` (a schema's keyof()). */

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { AccountProfileForm } from "@/components/account-profile-form";
-import { PasskeyAddForm } from "@/components/passkey-add-form";
-import { PasskeyList } from "@/components/passkey-list";
-import { PasswordChangeForm } from "@/components/password-change-form";
-import { SignOutEverywhere } from "@/components/sign-out-everywhere";
-import { TotpSettings } from "@/components/totp-settings";
+import { AccountProfileForm } from "@/components/account/account-profile-form";
+import { PasskeyAddForm } from "@/components/account/passkey-add-form";
+import { PasskeyList } from "@/components/account/passkey-list";
+import { PasswordChangeForm } from "@/components/account/password-change-form";
+import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
+import { TotpSettings } from "@/components/account/totp-settings";
 import { listPasskeys } from "@/lib/auth/second-factors/passkeys";
 import { requireStaffSession } from "@/lib/auth/sessions/require-staff";
 import { totpStatus } from "@/lib/auth/second-factors/totp-factor";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { type ActivityActionGroup, ActivityFilterForm, type ActivityFilterFields } from "@/components/activity-filter-form";
-import { type ActivityRow, ActivityTable } from "@/components/activity-table";
+import { type ActivityActionGroup, ActivityFilterForm, type ActivityFilterFields } from "@/components/activity/activity-filter-form";
+import { type ActivityRow, ActivityTable } from "@/components/activity/activity-table";
 import { activityPeople, unknownPerson } from "@/lib/activity/activity-people";
 import {
   ACTION_FAMILIES,

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import ms from "ms";
-import { BackUpNowButton } from "@/components/back-up-now-button";
-import { CardTable } from "@/components/card-table";
-import { LocalTime } from "@/components/local-time";
+import { BackUpNowButton } from "@/components/backups/back-up-now-button";
+import { CardTable } from "@/components/shared/card-table";
+import { LocalTime } from "@/components/shared/local-time";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import type { BackupFile } from "@/lib/backup/backup-folder";
 import { backupOverview } from "@/lib/backup/backup-overview";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlantImport } from "@/components/plant-import";
+import { PlantImport } from "@/components/plants/plant-import";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { PLANT_BATCH_MAX } from "@/lib/validations/plant-batch";
 import { PLANT_IMPORT_SIZE_LIMIT } from "@/lib/validations/plant-import";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { SecondFactorPolicyForm } from "@/components/second-factor-policy-form";
-import { TeamInvitationList } from "@/components/team-invitation-list";
-import { TeamInviteForm } from "@/components/team-invite-form";
-import { TeamMemberList } from "@/components/team-member-list";
+import { SecondFactorPolicyForm } from "@/components/team/second-factor-policy-form";
+import { TeamInvitationList } from "@/components/team/team-invitation-list";
+import { TeamInviteForm } from "@/components/team/team-invite-form";
+import { TeamMemberList } from "@/components/team/team-member-list";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { readSecondFactorPolicy } from "@/lib/auth/second-factors/second-factor-policy";
 import { listTeam } from "@/lib/auth/accounts/team";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { revokeToken } from "@/app/(staff)/tokens/actions";
-import { CardTable, type CardTableColumn } from "@/components/card-table";
-import { LocalTime } from "@/components/local-time";
-import { TokenCreateForm } from "@/components/token-create-form";
+import { CardTable, type CardTableColumn } from "@/components/shared/card-table";
+import { LocalTime } from "@/components/shared/local-time";
+import { TokenCreateForm } from "@/components/api-tokens/token-create-form";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { listTokensFor, type VisibleToken } from "@/lib/auth/api-tokens/token-access";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { WebhookEndpointFacts } from "@/components/webhook-endpoint-facts";
-import { WebhookEndpointForm } from "@/components/webhook-endpoint-form";
+import { WebhookEndpointFacts } from "@/components/webhooks/webhook-endpoint-facts";
+import { WebhookEndpointForm } from "@/components/webhooks/webhook-endpoint-form";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 

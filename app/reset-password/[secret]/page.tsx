@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { NewPasswordForm } from "@/components/new-password-form";
-import { UnusableLink } from "@/components/unusable-link";
+import { NewPasswordForm } from "@/components/sign-in/new-password-form";
+import { UnusableLink } from "@/components/sign-in/unusable-link";
 import { openLinkFrom } from "@/lib/auth/accounts/link-attempts";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { requestClientAddress } from "@/lib/server/request-client-address";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlantEntry } from "@/components/plant-entry";
+import { PlantEntry } from "@/components/plants/plant-entry";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { signInPath } from "@/lib/auth/sessions/callback-url";
 import { suggestNextPlantId } from "@/lib/plants/next-plant-id";

@@ -1,0 +1,167 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { FormError } from "@/components/forms/form-error";
+import { InputField } from "@/components/forms/form-field";
+import { HydratedForm } from "@/components/forms/hydrated-form";
+import { PlantConflict } from "@/components/plants/plant-conflict";
+import { PlantDeleteDialog } from "@/components/plants/plant-delete-dialog";
+import { fieldSentence } from "@/components/forms/sentence-resolver";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { formChecks, useServerForm } from "@/components/forms/use-server-form";
+import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
+import type { Plant } from "@/lib/validations/plant";
+import type { PlantEdit } from "@/lib/validations/plant-edit";
+import { plantEditFormValues, plantEditPatch } from "@/lib/validations/plant-edit-patch";
+import { PLANT_NAME_MAX, PLANT_TAG_MAX } from "@/lib/validations/plant-limits";
+
+// How the fields are called in the messages the person reads ("Name must not be empty.").
+const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ plantEditFormSchema }) => plantEditFormSchema), { name: "Name", tag: "Tag" });
+
+/**
+ * Edits and deletes one plant through the API (PATCH and DELETE
+ * /plants/{id}), always on the version this page holds (its ETag), so that
+ * nobody's change is overwritten unseen. The version held is this
+ * component's own from the first render on: a save or a choice moves it on,
+ * and the server's parts of the page (when last changed, the version, the
+ * history with the new change on top) are refreshed after.
+ */
+export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
+  const router = useRouter();
+  const [shown, setShown] = useState<PlantVersionShown>({ plant, etag });
+  const [conflict, setConflict] = useState<PlantVersionShown | null>(null);
+  const [gone, setGone] = useState(false);
+  const [status, setStatus] = useState("");
+  const conflictHeading = useRef<HTMLHeadingElement>(null);
+  // The conflict's buttons are gone once the person chose: focus goes back to the form, once it is rendered anew.
+  const [nameFocusRequests, requestNameFocus] = useState(0);
+  const form = useServerForm(CHECKS, {
+    mode: "onChange",
+    defaultValues: plantEditFormValues(plant),
+    onSubmit: (edit) => save(edit, shown),
+  });
+  const { register, handleSubmit, setError, setFocus, reset, control, errors } = form;
+  const { defaultValues } = form.formState;
+
+  // The form as it is now, for a conflict to show beside the saved version.
+  const edit = useWatch({ control });
+
+  useEffect(() => {
+    if (conflict) conflictHeading.current?.focus();
+  }, [conflict]);
+
+  useEffect(() => {
+    if (nameFocusRequests > 0) setFocus("name");
+  }, [nameFocusRequests, setFocus]);
+
+  /** Makes `version` the one this page edits; the fields take its values, or, with keepTyped, only those the person has not changed. */
+  function adopt(version: PlantVersionShown, { keepTyped = false } = {}) {
+    setShown(version);
+    setConflict(null);
+    reset(plantEditFormValues(version.plant), { keepDirtyValues: keepTyped });
+    router.refresh();
+  }
+
+  /** Sends what the person changed in the version they edited, under the ETag of `over`: that version, or after a 412 the one saved now. */
+  async function save(edit: PlantEdit, over: PlantVersionShown) {
+    setStatus("");
+    const patch = plantEditPatch(shown.plant, edit);
+    if (Object.keys(patch).length === 0) {
+      if (over === shown) setStatus("Nothing to save: the name and tag are as saved.");
+      else takeTheirs(over);
+      return;
+    }
+    // The API's client (lossless-json, the answers' schemas) loads with the first save, not with the page (issue 20).
+    const outcome = await import("@/lib/client/plant-changes").then(
+      ({ changePlant }) => changePlant(shown.plant.id, patch, over.etag),
+      (): ChangeOutcome => ({ kind: "refused", fieldErrors: [], formError: "Nothing was saved: the server could not be reached. Check your connection and try again." }),
+    );
+    switch (outcome.kind) {
+      case "changed": {
+        adopt(outcome.stored);
+        const { name, tag } = outcome.stored.plant;
+        setStatus(`Saved: ${name}, ${tag === undefined ? "no tag" : `tag ${tag}`}.`);
+        if (over !== shown) requestNameFocus((count) => count + 1);
+        return;
+      }
+      case "conflict":
+        setConflict(outcome.current);
+        return;
+      case "gone":
+        setGone(true);
+        return;
+      case "refused":
+        outcome.fieldErrors.forEach(({ field, message }, index) => {
+          if (field !== "id") setError(field, { type: "server", message: fieldSentence(message, field, CHECKS.labels) }, { shouldFocus: index === 0 });
+        });
+        if (outcome.formError) setError("root.server", { type: "server", message: outcome.formError });
+    }
+  }
+
+  function takeTheirs(theirs: PlantVersionShown) {
+    adopt(theirs);
+    setStatus("Your edit was discarded: the form now holds the saved version.");
+    requestNameFocus((count) => count + 1);
+  }
+
+  if (gone) {
+    return (
+      <p className="form-error" role="alert">
+        Someone else deleted this plant while you were editing it: nothing was saved. <Link href="/">Back to the plants</Link>.
+      </p>
+    );
+  }
+
+  return (
+    <>
+      <section aria-labelledby="edit-plant-title">
+        <h2 id="edit-plant-title">Edit</h2>
+        <HydratedForm className="stack" onSubmit={form.submit} noValidate>
+          <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" required />
+          <InputField
+            id="edit-tag"
+            label="Tag (optional)"
+            hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters; empty for no tag.`}
+            error={errors.tag?.message}
+            registration={register("tag")}
+            defaultValue={defaultValues?.tag}
+            type="text"
+            autoComplete="off"
+          />
+          <FormError message={form.formError} />
+          {conflict ? (
+            <PlantConflict
+              edit={{ name: edit.name ?? "", tag: edit.tag ?? "" }}
+              editedFrom={shown.plant}
+              theirs={conflict.plant}
+              pending={form.pending}
+              headingRef={conflictHeading}
+              onKeepMine={handleSubmit((edit) => save(edit, conflict))}
+              onTakeTheirs={() => takeTheirs(conflict)}
+            />
+          ) : (
+            <SubmitButton pending={form.pending} pendingLabel="Saving…">
+              Save changes
+            </SubmitButton>
+          )}
+          <p className="confirmation" role="status">
+            {status}
+          </p>
+        </HydratedForm>
+      </section>
+      <section aria-labelledby="delete-plant-section">
+        <h2 id="delete-plant-section">Delete</h2>
+        <PlantDeleteDialog
+          shown={shown}
+          onKeep={(current) => {
+            adopt(current, { keepTyped: true });
+            setStatus("The plant was kept. This page now shows it as someone else changed it.");
+          }}
+        />
+      </section>
+    </>
+  );
+}
