@@ -64,8 +64,10 @@ test.describe("on SQLite", () => {
     await withBrokenBackupFolder(database.env.BACKUP_DIR!, async () => {
       await page.goto("/backups");
       await page.getByRole("button", { name: "Back up now" }).click();
-      await expect(page.getByRole("alert").filter({ hasText: "The backup failed" })).toContainText("The backup failed: EEXIST");
-      await expect(page.getByRole("region", { name: "Last backup" })).toContainText("ResultFailed: EEXIST");
+      // The reason names the folder and why it cannot be one (lib/db/write-failure.ts), not Node's bare EEXIST.
+      const reason = `cannot make the folder ${database.env.BACKUP_DIR!}: ${database.env.BACKUP_DIR!} is not a folder (it is a file)`;
+      await expect(page.getByRole("alert").filter({ hasText: "The backup failed" })).toContainText(`The backup failed: ${reason}`);
+      await expect(page.getByRole("region", { name: "Last backup" })).toContainText(`ResultFailed: ${reason}`);
       await expect(page.getByRole("heading", { name: "Last successful backup" })).toBeVisible();
 
       for (const path of ["/", "/plants/new", "/webhooks", "/account"]) {
