@@ -56,7 +56,8 @@ describe.each(["SIGTERM", "SIGHUP"] as const)("on %s", (signal) => {
   // Started before the test: two workers take a while to start on a loaded machine.
   beforeAll(async () => {
     database = await makeTestDatabase();
-    app = await startApp({ database, env: { WEB_CONCURRENCY: "2", SHUTDOWN_DELAY_MS: String(DELAY_MS) } });
+    // The two slow creates stay open through the whole delay: a request time-out longer than it (the default, 30 s, equals it).
+    app = await startApp({ database, env: { WEB_CONCURRENCY: "2", SHUTDOWN_DELAY_MS: String(DELAY_MS), REQUEST_TIMEOUT_MS: "120000" } });
     const started = app;
     token = await createToken(database, ["plants:write"]);
     // Both workers serve: the primary says so once each has started listening.
