@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { generateEndpointSecret } from "@/lib/webhooks/endpoint-secret";
 import { sendWebhook, USER_AGENT, webhookBody, type WebhookMessage } from "@/lib/webhooks/send-webhook";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
 // One attempt, against a real receiver on 127.0.0.1 that verifies every
 // delivery with the standardwebhooks library.
@@ -10,7 +11,8 @@ let receiver: WebhookReceiver;
 const secret = generateEndpointSecret();
 const previous = generateEndpointSecret();
 const body = webhookBody({ type: "plant.created", createdAt: new Date("2026-11-24T10:11:12.345Z"), data: '{"id":9223372036854775807,"name":"Fern ✿"}' });
-const open = { timeoutMs: 2_000, allowPrivateTargets: true };
+// The attempt's own limit, far beyond what a loaded machine needs, except where a test is about it.
+const open = { timeoutMs: HANG_GUARD_MS, allowPrivateTargets: true };
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -106,7 +108,7 @@ it.each([
   ["127.0.0.1 as one number", (port: number) => `https://2130706433:${port}/webhooks`, refusedAs("127.0.0.1")],
 ])("without private targets allowed, refuses %s and connects to nothing", async (_, url, error) => {
   const before = receiver.connections();
-  const outcome = await sendWebhook(message({ url: url(receiver.port) }), { timeoutMs: 2_000, allowPrivateTargets: false });
+  const outcome = await sendWebhook(message({ url: url(receiver.port) }), { timeoutMs: HANG_GUARD_MS, allowPrivateTargets: false });
   expect(outcome).toMatchObject({ refused: true, error: expect.stringMatching(error) });
   expect(outcome.status).toBeUndefined();
   expect(receiver.connections()).toBe(before);

@@ -42,7 +42,7 @@ it.each<[string, Target, NodeJS.Signals]>([
   ["SIGTERM to the server", "server", "SIGTERM"],
   ["SIGTERM to the whole process group", "group", "SIGTERM"],
   ["SIGINT to the whole process group (Ctrl-C in a terminal)", "group", "SIGINT"],
-])("%s: the request in flight is answered, the server and npm exit 0, nothing is left", { timeout: 180_000 }, async (_, target, signal) => {
+])("%s: the request in flight is answered, the server and npm exit 0, nothing is left", async (_, target, signal) => {
   started = await npmStart();
   const request = await requestInFlight(started.port);
 
@@ -58,7 +58,7 @@ it.each<[string, Target, NodeJS.Signals]>([
   expect(await stored()).toContain(request.id);
 });
 
-it("SIGKILL to npm, which passes nothing on: the server notices, drains and stops by itself", { timeout: 180_000 }, async () => {
+it("SIGKILL to npm, which passes nothing on: the server notices, drains and stops by itself", async () => {
   started = await npmStart();
   const request = await requestInFlight(started.port);
 

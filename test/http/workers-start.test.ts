@@ -14,16 +14,13 @@ import { makeTestDatabase } from "@/test/support/test-database";
 // stops it at start, and so does a PORT in use, leaving no worker behind. A
 // stop asked for while it starts is a stop like any other: exit 0, nothing left.
 
-// Each test starts an app of its own, of several processes for some: on a loaded machine that takes a while.
-const STARTS = { timeout: 90_000 };
-
 const apps: AppServer[] = [];
 
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop()));
 });
 
-it("runs one worker per core this machine gives it when WEB_CONCURRENCY is unset, behind a primary", STARTS, async () => {
+it("runs one worker per core this machine gives it when WEB_CONCURRENCY is unset, behind a primary", async () => {
   // Empty is unset (lib/server/env.ts): the test's own default of 1 (test/support/app-env.ts) is taken away.
   const app = await startApp({ env: { WEB_CONCURRENCY: "" } });
   apps.push(app);
@@ -42,7 +39,7 @@ it("runs one worker per core this machine gives it when WEB_CONCURRENCY is unset
   expect(pidsWithEnv("DATA_DIR", app.database.dataDir).sort((a, b) => a - b)).toEqual([app.pid()!, ...workers].sort((a, b) => a - b));
 });
 
-it("runs the one server process, with no primary, when WEB_CONCURRENCY=1", STARTS, async () => {
+it("runs the one server process, with no primary, when WEB_CONCURRENCY=1", async () => {
   const app = await startApp({ env: { WEB_CONCURRENCY: "1" } });
   apps.push(app);
   const listening = await waitForLine(app.output, (line) => line.message === "listening");
@@ -61,7 +58,7 @@ it.each(["0", "many", "-2"])("stops at start with WEB_CONCURRENCY=%s, naming WEB
   );
 });
 
-it("stops with 1 when PORT is in use, naming PORT, and leaves no worker behind", STARTS, async () => {
+it("stops with 1 when PORT is in use, naming PORT, and leaves no worker behind", async () => {
   // Another program on the port: it takes connections and drops them, so no answer looks like the app's.
   const port = await freePort();
   const occupant = createServer((socket: Socket) => socket.destroy());
@@ -92,7 +89,7 @@ it.each<Moment>([
   ["as soon as the server catches signals, two workers", "2"],
   ["once the primary has forked the workers", "2", (line) => line.message === "starting workers"],
   ["once the first worker listens", "2", (line) => line.message === "worker listening"],
-])("a SIGTERM %s: exit 0, and no process left", STARTS, async (_, workers, signalAfter) => {
+])("a SIGTERM %s: exit 0, and no process left", async (_, workers, signalAfter) => {
   const database = await makeTestDatabase();
   try {
     // The drain's deadline as a hang guard: a worker that has just listened may still be loading Next.js's routes in
@@ -107,7 +104,7 @@ it.each<Moment>([
     const exited = new Promise<Exit>((resolve) => server.once("close", (code, signal) => resolve({ code, signal })));
     // Before its first line runs, a signal is Node's own default, a kill: no code can answer it.
     await expect.poll(() => catchesStopSignals(server.pid!), { interval: 5, timeout: 30_000 }).toBe(true);
-    if (signalAfter) await waitForLine(() => output, signalAfter, 60_000);
+    if (signalAfter) await waitForLine(() => output, signalAfter);
     server.kill("SIGTERM");
     expect(await exited, output).toEqual({ code: 0, signal: null });
     expect(pidsWithEnv("DATA_DIR", database.dataDir)).toEqual([]);

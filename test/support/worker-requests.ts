@@ -2,6 +2,7 @@ import { type Agent, request as httpRequest } from "node:http";
 import { buffer } from "node:stream/consumers";
 import { logLines } from "./app-log";
 import type { AppServer } from "./app-server";
+import { HANG_GUARD_MS } from "./hang-guard";
 
 // Requests to an app that runs several workers (WEB_CONCURRENCY, issue 25),
 // and which worker answered each. The primary hands each new connection to
@@ -71,7 +72,7 @@ function requestLines(app: Pick<AppServer, "output">): Map<string, { worker?: nu
  * for every one (a request the log never names fails the test).
  */
 export async function answeringWorkers(app: Pick<AppServer, "output">, answers: readonly Pick<Answer, "requestId">[]): Promise<number[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     const lines = requestLines(app);
     const workers = answers.map((answer) => lines.get(answer.requestId)?.worker);
