@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { appEnv } from "@/test/support/app-env";
 import { createToken, type Exit, freePort } from "@/test/support/app-server";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
 // `npm start` as a supervisor, `docker stop` or an operator stops it (issue
 // 20): a signal to npm's process, to the server's, or to the whole process
@@ -100,9 +101,9 @@ async function npmStart(): Promise<NpmStart> {
   const exited = new Promise<Exit>((resolve) => npm.once("exit", (code, signal) => resolve({ code, signal })));
   const closed = new Promise<void>((resolve) => npm.once("close", () => resolve()));
   const waitForOutput = async (text: string) => {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + HANG_GUARD_MS;
     while (!log.includes(text)) {
-      if (Date.now() > deadline) throw new Error(`no ${text} in the output within 20 s:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`no ${text} in the output within ${HANG_GUARD_MS / 1000} s:\n${log}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -128,7 +129,7 @@ async function requestInFlight(port: number): Promise<{ id: bigint; finish(): Pr
     `POST /plants HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
   );
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!received.startsWith("HTTP/1.1 100 Continue\r\n\r\n")) {
     if (Date.now() > deadline) throw new Error(`no 100 Continue: ${JSON.stringify(received)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -4,6 +4,7 @@ import type { Exit } from "@/test/support/app-server";
 import { appEnv } from "@/test/support/app-env";
 import { cliCommand } from "@/test/support/cli";
 import type { TestDatabase } from "@/test/support/test-database";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
 // `npm run worker` as operators run it: the command read from package.json,
 // node's flags included, as its own process on a test database.
@@ -24,7 +25,7 @@ export async function startWorkerProcess(database: Pick<TestDatabase, "env">, en
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
   // "close", not "exit": the last lines written before exiting may still be in the pipe at "exit".
   const exited = new Promise<Exit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!log.includes('"message":"webhook worker started"')) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not start:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
