@@ -170,7 +170,7 @@ describe("scheduled backups with two workers", () => {
 
   it("tell each worker when the next is due from the start, when that is an interval away (after a restart)", async () => {
     // The primary stops its schedule with the rest: it exits as cleanly as its workers.
-    expect(await app.kill()).toEqual({ code: 0, signal: null });
+    expect(await app.kill(), app.output().slice(-4000)).toEqual({ code: 0, signal: null });
     const last = status(app)!.lastAttempt;
     // The same store backed up hourly: the next is due an hour after the last began, and nothing is taken before.
     const hourly = await startApp({ database: app.database, env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" } });
@@ -181,9 +181,9 @@ describe("scheduled backups with two workers", () => {
         const page = await worker.send("/backups", { headers: { cookie, accept: "text/html" } });
         const nextAt = /<dt>Next backup<\/dt><dd><time[^>]*dateTime="([^"]+)"/.exec(page.body)?.[1];
         expect(nextAt, `worker ${worker.worker}'s page shows when the next backup is due`).toBeDefined();
-        expect(Date.parse(nextAt!)).toBe(Date.parse(last.startedAt) + 3_600_000);
+        expect(Date.parse(nextAt!), `worker ${worker.worker}'s next backup after ${JSON.stringify(last)}; the app's log:\n${hourly.output().slice(-4000)}`).toBe(Date.parse(last.startedAt) + 3_600_000);
       }
-      expect(status(hourly)!.lastAttempt).toEqual(last);
+      expect(status(hourly)!.lastAttempt, hourly.output().slice(-4000)).toEqual(last);
     } finally {
       for (const worker of workers) worker.close();
       await hourly.stop();
