@@ -173,7 +173,7 @@ describe("scheduled backups with two workers", () => {
     expect(await app.kill(), app.output().slice(-4000)).toEqual({ code: 0, signal: null });
     const last = status(app)!.lastAttempt;
     // The same store backed up hourly: the next is due an hour after the last began, and nothing is taken before.
-    const hourly = await startApp({ database: app.database, env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h" } });
+    const hourly = await startApp({ database: app.database, env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "1h", KEEP_ALIVE_TIMEOUT_MS: "600000" } });
     const workers = await pinEachWorker(hourly, 2);
     try {
       const cookie = await ownerCookie(hourly);
