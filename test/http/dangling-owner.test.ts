@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 
 // A staff member's row deleted behind the app's back with foreign keys off
 // (the default of the sqlite3 shell; on PostgreSQL, session_replication_role =
@@ -11,8 +11,7 @@ let token: string;
 
 beforeAll(async () => {
   app = await startApp();
-  const created = await runCli("user", ["create", "--email", "gone@plants.example", "--role", "staff"], { database: app.database, stdin: "a long enough passphrase\n" });
-  expect(created.code).toBe(0);
+  await makeAccount(app.database, { email: "gone@plants.example", role: "staff", password: "a long enough passphrase" });
   token = await createToken(app.database, ["plants:write"]);
   await app.database.query("UPDATE api_tokens SET owner_id = (SELECT id FROM users WHERE email = 'gone@plants.example')");
   const post = await fetch(`${app.url}/plants`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"id":1,"name":"Fern"}' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 
 // Answers hardened against the browser attacks of the day: security headers
 // and a nonce CSP on pages, a strict CSP on everything else, HSTS and Secure
@@ -12,8 +12,7 @@ let app: AppServer;
 
 beforeAll(async () => {
   app = await startApp({ env: { CORS_ORIGINS: "https://shop.example" } });
-  const owner = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
-  expect(owner.code).toBe(0);
+  await makeAccount(app.database, { ...OWNER, role: "owner" });
 });
 
 afterAll(async () => {
@@ -127,8 +126,7 @@ describe("served over https (NEXTAUTH_URL)", () => {
 
   beforeAll(async () => {
     secure = await startApp({ env: { NEXTAUTH_URL: "https://plants.example" } });
-    const owner = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: secure.database, stdin: `${OWNER.password}\n` });
-    expect(owner.code).toBe(0);
+    await makeAccount(secure.database, { ...OWNER, role: "owner" });
   });
 
   afterAll(async () => {
