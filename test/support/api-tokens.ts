@@ -15,7 +15,7 @@ import { sqlTime } from "./webhook-endpoints";
 // the same salt, and the same row and activity record. Not through the CLI:
 // a CLI process cost half a CPU second per token, two per HTTP file and
 // engine (issue 31). That the CLI's own token works against the app is
-// test/http/cli-token.test.ts's to show.
+// test/http/create-plant.test.ts shows.
 
 export async function makeApiToken(database: TestDatabase, { label, scopes, lifetimeSeconds }: { label: string; scopes: Scope[]; lifetimeSeconds: number }): Promise<string> {
   const id = randomUUID();
