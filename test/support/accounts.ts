@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "@/lib/auth/passwords/passwords";
 import { type NewUser, newUserSchema } from "@/lib/validations/user";
-import { recordAsCli } from "./cli-records";
+import { recordAsCli, startAsCli } from "./cli-records";
 import type { TestDatabase } from "./test-database";
 import { sqlTime } from "./webhook-endpoints";
 
@@ -16,6 +16,7 @@ export type NewAccount = Omit<NewUser, "name"> & { name?: string };
 /** Makes the account, its values read by the CLI's schema; answers its id. The name defaults to the email's local part, as the CLI's does. */
 export async function makeAccount(database: TestDatabase, account: NewAccount): Promise<string> {
   const { email, name, role, password } = newUserSchema.parse({ ...account, name: account.name ?? account.email.split("@")[0] ?? account.email });
+  await startAsCli(database);
   const id = randomUUID();
   const createdAt = new Date();
   await database.query("INSERT INTO users (id, email, name, role, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [

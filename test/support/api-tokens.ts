@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { TOKEN_SALT } from "@/lib/auth/api-tokens/api-tokens";
-import { loadEnv } from "@/lib/server/env";
 import type { Scope } from "@/lib/validations/api-token";
-import { appEnv } from "./app-env";
-import { recordAsCli } from "./cli-records";
+import { recordAsCli, startAsCli } from "./cli-records";
 import type { TestDatabase } from "./test-database";
 import { sqlTime } from "./webhook-endpoints";
 
@@ -12,17 +10,17 @@ import { sqlTime } from "./webhook-endpoints";
 // (lib/auth/api-tokens/api-tokens.ts createApiToken): the same JWE, encrypted
 // with the secret the app and the CLIs read from the same environment (on
 // SQLite DATA_DIR/auth-secret, made here if no process has made it yet), under
-// the same salt, and the same row and activity record. Not through the CLI:
-// a CLI process cost half a CPU second per token, two per HTTP file and
-// engine (issue 31). That the CLI's own token works against the app is
-// test/http/create-plant.test.ts shows.
+// the same salt, and the same row and activity record, on a database migrated
+// first as the CLI migrates it. Not through the CLI: a CLI process cost half a
+// CPU second per token, two per HTTP file and engine (issue 31).
+// test/http/create-plant.test.ts shows that the CLI's own token works against
+// the app.
 
 export async function makeApiToken(database: TestDatabase, { label, scopes, lifetimeSeconds }: { label: string; scopes: Scope[]; lifetimeSeconds: number }): Promise<string> {
   const id = randomUUID();
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + lifetimeSeconds * 1000);
-  // loadEnv, not env(): this process serves many databases, and env() keeps the first it reads.
-  const secret = loadEnv(appEnv(database)).authSecret;
+  const { authSecret: secret } = await startAsCli(database);
   const token = await encode({ token: { tid: id }, secret, salt: TOKEN_SALT, maxAge: lifetimeSeconds });
   const distinct = [...new Set(scopes)];
   await database.query("INSERT INTO api_tokens (id, label, scopes, owner_id, created_at, expires_at) VALUES ($1, $2, $3, NULL, $4, $5)", [

@@ -1,5 +1,8 @@
 import { userInfo } from "node:os";
+import { migrate } from "@/lib/db/migrate";
 import { stringifyExactJson } from "@/lib/json/exact-json";
+import { type Env, loadEnv } from "@/lib/server/env";
+import { appEnv } from "./app-env";
 import type { TestDatabase } from "./test-database";
 import { sqlTime } from "./webhook-endpoints";
 
@@ -8,6 +11,19 @@ import { sqlTime } from "./webhook-endpoints";
 // (api-tokens.ts, accounts.ts): "the CLI", named by the OS user, from no
 // request, as lib/activity/cli-attribution.ts attributes it. The CLIs' own
 // records are checked in cli/*.test.ts, against the CLIs themselves.
+
+/**
+ * What an operator CLI does before its command (cli/run-command.ts): reads its
+ * configuration from the environment a CLI run against `database` gets, and
+ * migrates the database, which may be fresh (a test that makes its token
+ * before it starts its app). loadEnv, not env(): this process serves many
+ * databases, and env() keeps the first it reads.
+ */
+export async function startAsCli(database: TestDatabase): Promise<Env> {
+  const config = loadEnv(appEnv(database));
+  await migrate(config.database);
+  return config;
+}
 
 type CliRecord = {
   action: "token.created" | "token.revoked" | "account.created";
