@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, createToken, startApp, startAppWithTokens } from "@/test/support/app-server";
+import { foreignApiToken } from "@/test/support/api-tokens";
+import { type AppServer, createToken, startAppWithTokens } from "@/test/support/app-server";
 import { tokenCli } from "@/test/support/cli";
 import { type SharedApp, sharedAppWithTokens, withIds } from "@/test/support/shared-app";
 import { storedPlants } from "@/test/support/test-database";
@@ -279,13 +280,7 @@ describe("authentication (RFC 6750)", () => {
   });
 
   it("a token of another installation (another secret): 401 invalid_token", async () => {
-    const other = await startApp();
-    try {
-      const foreign = await createToken(other.database, ["plants:write"]);
-      await expectError(await post(validBody(), {}, foreign), 401, "the bearer token is not valid");
-    } finally {
-      await other.stop();
-    }
+    await expectError(await post(validBody(), {}, await foreignApiToken()), 401, "the bearer token is not valid");
   });
 
   it("an expired token: 401 invalid_token, decided by its record to the millisecond", async () => {
@@ -299,9 +294,11 @@ describe("authentication (RFC 6750)", () => {
     await expectError(response, 401, "the bearer token has expired");
   });
 
-  it("a revoked token is refused on the next request", async () => {
+  // The one test of a token the token CLI made against the app: the other files make theirs in-process
+  // (test/support/api-tokens.ts), and cli/token.test.ts tests the CLI without an app.
+  it("a token the token CLI made is taken, and refused on the next request once the CLI revokes it", async () => {
     const label = "create-plant: revoked";
-    const token = await createToken(app.database, ["plants:write"], "1h", label);
+    const token = (await tokenCli(app.database, ["create", "--name", label, "--scope", "plants:write", "--expires", "1h"])).stdout.trim();
     expect((await post(validBody(), {}, token)).status).toBe(200);
     const { stdout } = await tokenCli(app.database, ["list", "--json"]);
     const listed = (JSON.parse(stdout) as { id: string; label: string; lastUsedAt: string | null }[]).find((token) => token.label === label)!;

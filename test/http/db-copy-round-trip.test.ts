@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAccount } from "@/test/support/accounts";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { runCli } from "@/test/support/cli";
 import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
@@ -37,7 +38,7 @@ async function app(on: TestDatabase, env: Record<string, string> = {}): Promise<
   return started;
 }
 
-async function cli(name: "user" | "webhook" | "db" | "db:migrate", on: TestDatabase, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<string> {
+async function cli(name: "webhook" | "db" | "db:migrate", on: TestDatabase, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<string> {
   const run = await runCli(name, args, { database: on, stdin: options.stdin, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", ...options.env } });
   if (run.code !== 0) throw new Error(`${name} ${args.join(" ")} exited with ${run.code}:\n${run.stderr}${run.stdout}`);
   return run.stdout;
@@ -96,7 +97,7 @@ describe.runIf(testDatabaseProvider() === "postgresql")("a store moved from SQLi
     // Its worker off: the deliveries stay pending, to be sent after the move.
     const first = await app(sqlite, { WEBHOOK_WORKER: "off" });
     authSecret = appAuthSecret(sqlite);
-    await cli("user", sqlite, ["create", "--email", "owner@plants.example", "--role", "owner", "--name", "Olga Ørsted"], { stdin: `${PASSWORD}\n` });
+    await makeAccount(sqlite, { email: "owner@plants.example", role: "owner", name: "Olga Ørsted", password: PASSWORD });
     token = await createToken(sqlite, ["plants:write", "plants:read"], "30d", "moving");
     endpointSecret = (await cli("webhook", sqlite, ["create", "--url", receiver.url, "--event", "plant.created", "--event", "plant.deleted"])).trim();
     receiver.secrets = [endpointSecret];

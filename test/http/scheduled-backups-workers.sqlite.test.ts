@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isScheduledBackupName } from "@/lib/backup/backup-files";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { type Answer, answeringWorkers, type SendInit, send } from "@/test/support/worker-requests";
 import { logLines } from "@/test/support/app-log";
@@ -97,8 +97,7 @@ describe("scheduled backups with two workers", () => {
     metricsPort = await freePort();
     // Keep-alive connections stay open between requests however long they take: a pinned worker stays the same.
     app = await startApp({ env: { WEB_CONCURRENCY: "2", BACKUP_DIR: backupDir, BACKUP_INTERVAL: "10s", METRICS_PORT: String(metricsPort), KEEP_ALIVE_TIMEOUT_MS: "600000" } });
-    const made = await runCli("user", ["create", "--email", OWNER.email, "--role", "owner"], { database: app.database, stdin: `${OWNER.password}\n` });
-    expect(made.code, made.stderr).toBe(0);
+    await makeAccount(app.database, { ...OWNER, role: "owner" });
   });
 
   afterAll(async () => {

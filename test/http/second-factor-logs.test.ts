@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/second-factors/recovery-codes";
 import { type AppServer, startApp } from "@/test/support/app-server";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 import { codeTicket, errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
 import { sqlTime } from "@/test/support/webhook-endpoints";
 
@@ -27,8 +27,7 @@ afterAll(async () => {
 
 it("logs no seed, code, recovery code, password or ticket of a sign-in with a second factor", async () => {
   const email = `secret.${randomUUID()}@plants.example`;
-  expect((await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` })).code).toBe(0);
-  const userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
+  const userId = await makeAccount(app.database, { email, role: "staff", password: PASSWORD });
   const seed = await confirmAuthenticatorApp(app.database, email);
   const confirmedAt = sqlTime(app.database, new Date(Date.now() - 60_000));
   const [recoveryCode] = generateRecoveryCodes();

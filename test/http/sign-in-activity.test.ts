@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 import { type SharedApp, sharedApp } from "@/test/support/shared-app";
 
 // Sign-ins through the sign-in form's endpoint, against the built app (issue
@@ -21,9 +21,7 @@ let userId: string;
 beforeAll(async () => {
   app = sharedApp();
   email = `signer.${randomUUID()}@plants.example`;
-  const created = await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` });
-  expect(created.code).toBe(0);
-  userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
+  userId = await makeAccount(app.database, { email, role: "staff", password: PASSWORD });
 });
 
 /** Posts the sign-in form as the browser does, next-auth's CSRF token and cookie included; a client address of its own claimed in the header the server sets. */

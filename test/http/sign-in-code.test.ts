@@ -3,7 +3,7 @@ import { decode } from "next-auth/jwt";
 import { generateSync } from "otplib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 import { codeTicket, errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
 import { type SharedApp, sharedApp } from "@/test/support/shared-app";
 import { appAuthSecret } from "@/test/support/webhook-endpoints";
@@ -25,9 +25,7 @@ let seed: string;
 beforeAll(async () => {
   app = sharedApp();
   email = `coder.${randomUUID()}@plants.example`;
-  const created = await runCli("user", ["create", "--email", email, "--role", "staff"], { database: app.database, stdin: `${PASSWORD}\n` });
-  expect(created.code).toBe(0);
-  userId = (await app.database.query<{ id: string }>("SELECT id FROM users WHERE email = $1", [email]))[0]!.id;
+  userId = await makeAccount(app.database, { email, role: "staff", password: PASSWORD });
   seed = await confirmAuthenticatorApp(app.database, email);
 });
 

@@ -1,7 +1,7 @@
 import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
-import { runCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
 import { answeringWorkers, distinctWorkers, send, sendEach } from "@/test/support/worker-requests";
 
 // One `npm start` with two workers (issue 25) counts as one server: a rate
@@ -25,8 +25,7 @@ beforeAll(async () => {
   app = await startApp({
     env: { WEB_CONCURRENCY: "2", RATE_LIMIT_API: "10/1h", RATE_LIMIT_SIGN_IN_ACCOUNT: "4/15m", METRICS_PORT: String(metricsPort), KEEP_ALIVE_TIMEOUT_MS: "600000" },
   });
-  const created = await runCli("user", ["create", "--email", EMAIL, "--role", "owner"], { database: app.database, stdin: `${PASSWORD}\n` });
-  expect(created.code, created.stderr).toBe(0);
+  await makeAccount(app.database, { email: EMAIL, role: "owner", password: PASSWORD });
 });
 
 afterAll(async () => {

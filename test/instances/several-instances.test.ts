@@ -2,7 +2,8 @@ import { type Browser, chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { chromiumPath } from "@/test/support/chromium";
-import { runCli, tokenCli } from "@/test/support/cli";
+import { makeAccount } from "@/test/support/accounts";
+import { revokeApiTokens } from "@/test/support/api-tokens";
 import { startRoundRobinProxy } from "@/test/support/round-robin-proxy";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
@@ -60,11 +61,11 @@ describe("two instances on one PostgreSQL database", () => {
     for (const instance of instances) expect((await guess(instance)).status).toBe(429);
   });
 
-  it("refuse a token revoked with the CLI on the very next request, on every instance", async () => {
-    const token = await createToken(database, ["plants:write"]);
+  // Revoked as `token revoke` does (test/http/create-plant.test.ts revokes through the CLI itself).
+  it("refuse a revoked token on the very next request, on every instance", async () => {
+    const token = await createToken(database, ["plants:write"], "1h", "revoked");
     for (const [index, instance] of instances.entries()) expect((await post(instance, `{"id":${7_100_000 + index},"name":"Moss"}`, token)).status).toBe(200);
-    const [listed] = JSON.parse((await tokenCli(database, ["list", "--json"])).stdout) as { id: string }[];
-    await tokenCli(database, ["revoke", listed!.id]);
+    await revokeApiTokens(database, "revoked");
     for (const instance of instances) {
       const refused = await post(instance, '{"id":7100009,"name":"Moss"}', token);
       expect(refused.status).toBe(401);
@@ -78,8 +79,7 @@ describe("a staff member behind a load balancer", () => {
 
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: chromiumPath() });
-    const owner = await runCli("user", ["create", "--email", "olive@plants.example", "--name", "Olive", "--role", "owner"], { database, stdin: "correct horse battery staple\n" });
-    expect(owner.code).toBe(0);
+    await makeAccount(database, { email: "olive@plants.example", name: "Olive", role: "owner", password: "correct horse battery staple" });
   });
 
   afterAll(async () => {

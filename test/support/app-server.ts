@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { appEnv, startScriptArguments } from "./app-env";
-import { tokenCli } from "./cli";
 import { HANG_GUARD_MS } from "./hang-guard";
 import { makeTestDatabase, type TestDatabase } from "./test-database";
 
@@ -155,10 +154,21 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`the app did not start within ${HANG_GUARD_MS / 1000} s:\n${output()}`);
 }
 
-/** A token made with the token CLI; a label of its own lets a test find its record among other files' tokens (on the shared app). */
+/**
+ * A token as `token create --name label --scope ... --expires expires` makes it, made in this
+ * process (test/support/api-tokens.ts); a label of its own lets a test find its record among
+ * other files' tokens (on the shared app). Loaded when first called: Playwright loads this file
+ * too, and its specs make no tokens here.
+ */
 export async function createToken(database: TestDatabase, scopes: string[] = ["plants:write"], expires = "1h", label = "test"): Promise<string> {
-  const { stdout } = await tokenCli(database, ["create", "--name", label, ...scopes.flatMap((scope) => ["--scope", scope]), "--expires", expires]);
-  return stdout.trim();
+  const [{ makeApiToken }, { isScope }, { default: ms }] = await Promise.all([import("./api-tokens"), import("../../lib/validations/api-token"), import("ms")]);
+  // As the CLI reads --scope: "" names no scope (a token for none this version knows).
+  const named = scopes.flatMap((scope) => scope.split(/[\s,]+/)).filter(Boolean);
+  const unknown = named.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) throw new Error(`unknown scope ${unknown.join(", ")}`);
+  const lifetimeMs = ms(expires as Parameters<typeof ms>[0]) as number | undefined;
+  if (lifetimeMs === undefined || !(lifetimeMs >= 1000)) throw new Error(`${expires} is not a duration such as 1h or 30d`);
+  return makeApiToken(database, { label, scopes: named.filter(isScope), lifetimeSeconds: Math.floor(lifetimeMs / 1000) });
 }
 
 export type AppWithTokens = { app: AppServer; writeToken: string; readToken: string };

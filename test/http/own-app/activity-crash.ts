@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseExactJson } from "@/lib/json/exact-json";
-import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { type AppServer, createToken } from "@/test/support/app-server";
 
 // The activity record survives a kill -9 (issue 22: "a kill -9 right after
 // commits leaves every acknowledged change with its record"). An app of its
@@ -11,19 +11,11 @@ import { type AppServer, createToken, startApp } from "@/test/support/app-server
 // exactly the plants stored: no record without its change, no change without
 // its record, whether or not its answer got out. What the kill cut short is
 // whatever was under way: the assertions are on what was acknowledged, never
-// on how much.
+// on how much. It reads every plant and plant record of its app's database:
+// the first test on its app to write plants.
 
 let app: AppServer;
 let token: string;
-
-beforeAll(async () => {
-  app = await startApp();
-  token = await createToken(app.database, ["plants:write", "plants:read"]);
-});
-
-afterAll(async () => {
-  await app?.stop();
-});
 
 const CLIENTS = 12;
 // Answers received before the kill: enough that creates, changes and deletes have all been acknowledged.
@@ -103,61 +95,70 @@ function replay(records: RecordRow[]): Map<string, Plant> {
   return plants;
 }
 
-it("after a kill -9 under concurrent writes, every acknowledged change has its record and every record its change", async () => {
-  const sent: Sent[] = [];
-  let acknowledged = 0;
-  let killed: Promise<unknown> | undefined;
-  let killWithNextChange = false;
+export function describeActivityCrash(ownApp: () => AppServer): void {
+  describe("the activity record through a kill -9", () => {
+    beforeAll(async () => {
+      app = ownApp();
+      token = await createToken(app.database, ["plants:write", "plants:read"], "1h", "activity-crash");
+    });
 
-  async function client(number: number): Promise<void> {
-    for (const change of changesOf(number)) {
-      const request: Sent = { ...change, startedBeforeKill: killed === undefined };
-      sent.push(request);
-      const answer = send(change);
-      // The kill comes in the very tick a change is sent, so at least that one is under way, never answered,
-      // however quickly the app answered the others: the machine's load cannot leave nothing in flight.
-      if (killWithNextChange && killed === undefined) killed = app.kill("SIGKILL");
-      try {
-        Object.assign(request, await answer);
-      } catch (error) {
-        // Cut by the kill, or refused after it: this client is done.
-        request.failed = String((error as { cause?: unknown }).cause ?? error);
-        return;
+    it("after a kill -9 under concurrent writes, every acknowledged change has its record and every record its change", async () => {
+      const sent: Sent[] = [];
+      let acknowledged = 0;
+      let killed: Promise<unknown> | undefined;
+      let killWithNextChange = false;
+
+      async function client(number: number): Promise<void> {
+        for (const change of changesOf(number)) {
+          const request: Sent = { ...change, startedBeforeKill: killed === undefined };
+          sent.push(request);
+          const answer = send(change);
+          // The kill comes in the very tick a change is sent, so at least that one is under way, never answered,
+          // however quickly the app answered the others: the machine's load cannot leave nothing in flight.
+          if (killWithNextChange && killed === undefined) killed = app.kill("SIGKILL");
+          try {
+            Object.assign(request, await answer);
+          } catch (error) {
+            // Cut by the kill, or refused after it: this client is done.
+            request.failed = String((error as { cause?: unknown }).cause ?? error);
+            return;
+          }
+          // Every change before the kill is one the app accepts: a refusal would be a fault of its own.
+          expect(request.status, `${change.method} ${change.id}`).toBeLessThan(300);
+          if (++acknowledged === ACKNOWLEDGED_BEFORE_KILL) killWithNextChange = true;
+        }
       }
-      // Every change before the kill is one the app accepts: a refusal would be a fault of its own.
-      expect(request.status, `${change.method} ${change.id}`).toBeLessThan(300);
-      if (++acknowledged === ACKNOWLEDGED_BEFORE_KILL) killWithNextChange = true;
-    }
-  }
 
-  await Promise.all(Array.from({ length: CLIENTS }, (_, number) => client(number)));
-  expect(await killed).toEqual({ code: null, signal: "SIGKILL" });
-  const answered = sent.filter((request) => request.status !== undefined);
-  // The kill came with changes under way: sent before it, never answered.
-  expect(sent.filter((request) => request.startedBeforeKill && request.failed !== undefined).length).toBeGreaterThan(0);
-  expect(new Set(answered.map((request) => request.method))).toEqual(new Set(["POST", "PATCH", "DELETE"]));
-  expect(answered.some((request) => request.id > TWO_TO_53)).toBe(true);
+      await Promise.all(Array.from({ length: CLIENTS }, (_, number) => client(number)));
+      expect(await killed).toEqual({ code: null, signal: "SIGKILL" });
+      const answered = sent.filter((request) => request.status !== undefined);
+      // The kill came with changes under way: sent before it, never answered.
+      expect(sent.filter((request) => request.startedBeforeKill && request.failed !== undefined).length).toBeGreaterThan(0);
+      expect(new Set(answered.map((request) => request.method))).toEqual(new Set(["POST", "PATCH", "DELETE"]));
+      expect(answered.some((request) => request.id > TWO_TO_53)).toBe(true);
 
-  await app.restart();
+      await app.restart();
 
-  // Every acknowledged change has its record, under the request id its answer carried.
-  const touched = [...new Set(sent.map((request) => request.id))];
-  const histories = new Map<bigint, HistoryRecord[]>();
-  for (const id of touched) histories.set(id, await historyOf(id));
-  for (const request of answered) {
-    // A create answered as already stored changed nothing, and has no record: none is sent twice here.
-    expect(request.replayed, `${request.method} ${request.id}`).toBe(false);
-    const records = histories.get(request.id)!.filter((record) => record.requestId === request.requestId);
-    expect(records.map((record) => record.action), `${request.method} ${request.id}, request ${request.requestId}`).toEqual([ACTION[request.method]]);
-  }
+      // Every acknowledged change has its record, under the request id its answer carried.
+      const touched = [...new Set(sent.map((request) => request.id))];
+      const histories = new Map<bigint, HistoryRecord[]>();
+      for (const id of touched) histories.set(id, await historyOf(id));
+      for (const request of answered) {
+        // A create answered as already stored changed nothing, and has no record: none is sent twice here.
+        expect(request.replayed, `${request.method} ${request.id}`).toBe(false);
+        const records = histories.get(request.id)!.filter((record) => record.requestId === request.requestId);
+        expect(records.map((record) => record.action), `${request.method} ${request.id}, request ${request.requestId}`).toEqual([ACTION[request.method]]);
+      }
 
-  // No record without its change: replayed in order, the records make exactly the plants stored.
-  const records = await app.database.query<RecordRow>("SELECT id, action, subject_id, changes FROM activity WHERE subject_kind = 'plant' ORDER BY id");
-  const replayed = replay(records);
-  const stored = await app.database.query<{ id: bigint; name: string; tag: string | null }>("SELECT id, name, tag FROM plants ORDER BY id");
-  expect(new Map(stored.map((plant) => [String(plant.id), { name: plant.name, tag: plant.tag }]))).toEqual(replayed);
-  // Each record belongs to a request that was sent; those answered account for one record each.
-  expect(records.every((record) => touched.includes(BigInt(record.subject_id)))).toBe(true);
-  expect(records.length).toBeGreaterThanOrEqual(answered.length);
-  expect(records.length).toBeLessThanOrEqual(sent.length);
-});
+      // No record without its change: replayed in order, the records make exactly the plants stored.
+      const records = await app.database.query<RecordRow>("SELECT id, action, subject_id, changes FROM activity WHERE subject_kind = 'plant' ORDER BY id");
+      const replayed = replay(records);
+      const stored = await app.database.query<{ id: bigint; name: string; tag: string | null }>("SELECT id, name, tag FROM plants ORDER BY id");
+      expect(new Map(stored.map((plant) => [String(plant.id), { name: plant.name, tag: plant.tag }]))).toEqual(replayed);
+      // Each record belongs to a request that was sent; those answered account for one record each.
+      expect(records.every((record) => touched.includes(BigInt(record.subject_id)))).toBe(true);
+      expect(records.length).toBeGreaterThanOrEqual(answered.length);
+      expect(records.length).toBeLessThanOrEqual(sent.length);
+    });
+  });
+}

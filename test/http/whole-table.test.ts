@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe } from "vitest";
+import { type AppWithTokens, startAppWithTokens } from "@/test/support/app-server";
+import { describeExportPlantsCsv } from "./whole-table/export-plants-csv";
+import { describeFindPlants } from "./whole-table/find-plants";
+import { describeListPlants } from "./whole-table/list-plants";
+
+// The tests of plant lists over the whole table: the list, the filters and the
+// CSV export without a tag or an id range of their own, whose answers are
+// every plant stored. Not on the app the HTTP files share, whose table the
+// other files write meanwhile; on one app of their own, each emptying its
+// plants before it begins, rather than one app each (issue 31).
+
+let setup: AppWithTokens | undefined;
+
+beforeAll(async () => {
+  setup = await startAppWithTokens();
+});
+
+afterAll(async () => {
+  await setup?.app.stop();
+});
+
+const ownApp = (): AppWithTokens => setup!;
+
+describe("list plants", () => describeListPlants(ownApp));
+describe("find plants", () => describeFindPlants(ownApp));
+describe("export plants as CSV", () => describeExportPlantsCsv(ownApp));
