@@ -33,7 +33,7 @@ export function TokenCreateForm() {
   return (
     <>
       <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-        <InputField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label?.message} registration={register("label")} type="text" autoComplete="off" required maxLength={100} />
+        <InputField form={form} name="label" id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." type="text" autoComplete="off" required maxLength={100} />
         <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
           <legend>Scopes</legend>
           <label className="check">

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
-import type { UseFormRegisterReturn } from "react-hook-form";
+import { type FieldError, type FieldErrors, type FieldValues, get, type Path, type UseFormRegister } from "react-hook-form";
 
 export type DescribedBy = { id: string; "aria-invalid": boolean; "aria-describedby": string | undefined };
 
@@ -27,18 +27,26 @@ export function FormField(props: { id: string; label: string; hint?: string; err
   );
 }
 
-/** The common case: a text-like input registered with react-hook-form (`register("name")`), in a FormField. */
-export function InputField({
+/** What InputField needs of a form from useServerForm: its fields' registrations and errors. */
+export type RegisteredFields<Values extends FieldValues> = { register: UseFormRegister<Values>; errors: FieldErrors<Values> };
+
+/**
+ * The common case: a text-like input of a useServerForm form (`form`), in a
+ * FormField. The field `name` gives both its registration and its error, so
+ * the two cannot name different fields.
+ */
+export function InputField<Values extends FieldValues>({
+  form,
+  name,
   id,
   label,
   hint,
-  error,
-  registration,
   ...input
-}: { id: string; label: string; hint?: string; error: string | undefined; registration: UseFormRegisterReturn } & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
+}: { form: RegisteredFields<Values>; name: Path<Values>; id: string; label: string; hint?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "form">) {
+  const error = get<FieldErrors<Values>, FieldError | undefined>(form.errors, name)?.message;
   return (
     <FormField id={id} label={label} hint={hint} error={error}>
-      {(described) => <input {...registration} {...described} {...input} />}
+      {(described) => <input {...form.register(name)} {...described} {...input} />}
     </FormField>
   );
 }

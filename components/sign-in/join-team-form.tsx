@@ -24,14 +24,13 @@ export function JoinTeamForm({ secret, email }: { secret: string; email: string 
       return typeof answer === "string" ? answer : signInWithNewPassword(answer.email, values.password, PLANTS);
     },
   });
-  const { register, errors } = form;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <InputField id="join-name" label="Name" error={errors.name?.message} registration={register("name")} type="text" autoComplete="name" required />
-      <InputField id="join-password" label="Password" hint={NEW_PASSWORD_HINT} error={errors.password?.message} registration={register("password")} type="password" autoComplete="new-password" required />
+      <InputField form={form} name="name" id="join-name" label="Name" type="text" autoComplete="name" required />
+      <InputField form={form} name="password" id="join-password" label="Password" hint={NEW_PASSWORD_HINT} type="password" autoComplete="new-password" required />
       <FormSubmit form={form} pendingLabel="Joining…">
         Join the team
       </FormSubmit>

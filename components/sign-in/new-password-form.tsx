@@ -29,7 +29,7 @@ export function NewPasswordForm({ secret, email }: { secret: string; email: stri
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <InputField id="new-password" label="New password" hint={NEW_PASSWORD_HINT} error={form.errors.password?.message} registration={form.register("password")} type="password" autoComplete="new-password" required />
+      <InputField form={form} name="password" id="new-password" label="New password" hint={NEW_PASSWORD_HINT} type="password" autoComplete="new-password" required />
       <FormSubmit form={form} pendingLabel="Saving…">
         Set new password
       </FormSubmit>

@@ -51,11 +51,11 @@ export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint })
     <>
       <HydratedForm className="stack" onSubmit={form.submit} noValidate>
         <InputField
+          form={form}
+          name="url"
           id="webhook-url"
           label="URL"
           hint="Where Plant Store sends events: an https:// address that reaches the receiver."
-          error={errors.url?.message}
-          registration={register("url")}
           type="url"
           inputMode="url"
           autoComplete="off"
@@ -74,11 +74,11 @@ export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint })
           </p>
         </fieldset>
         <InputField
+          form={form}
+          name="description"
           id="webhook-description"
           label="Description (optional)"
           hint={`What receives these events, up to ${WEBHOOK_DESCRIPTION_MAX} characters.`}
-          error={errors.description?.message}
-          registration={register("description")}
           type="text"
           autoComplete="off"
           maxLength={WEBHOOK_DESCRIPTION_MAX}
