@@ -8,9 +8,6 @@ import { signInWithNewPassword } from "@/components/sign-in/sign-in-with-new-pas
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
 import { joinTeam } from "@/app/join/[secret]/actions";
 
-/** Where the new session starts: the plants. */
-const PLANTS = "/";
-
 const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ invitationAcceptanceSchema }) => invitationAcceptanceSchema), { name: "Name", password: "Password" });
 
 /** Accepting an invitation: the email and role are the invitation's, the name and password the invitee's. */
@@ -18,11 +15,8 @@ export function JoinTeamForm({ secret, email }: { secret: string; email: string 
   const form = useServerForm(CHECKS, {
     mode: "onTouched",
     defaultValues: { name: "", password: "" },
-    async onSubmit(values) {
-      // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
-      const answer = await joinTeam(secret, values);
-      return typeof answer === "string" ? answer : signInWithNewPassword(answer.email, values.password, PLANTS);
-    },
+    // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
+    onSubmit: async (values) => signInWithNewPassword(await joinTeam(secret, values), values.password),
   });
 
   return (
