@@ -50,3 +50,43 @@ export function InputField<Values extends FieldValues>({
     </FormField>
   );
 }
+
+/**
+ * A field of a useServerForm form (`form`, `name`) whose values are the
+ * `options` ticked: a fieldset under its legend, with its error (always
+ * present, so screen readers announce a message the moment it appears).
+ * Like InputField, it registers the field as it renders, so the fields of a
+ * form register in the order they stand, and the first one in error is the
+ * one that takes focus.
+ */
+export function CheckboxesField<Values extends FieldValues>({
+  form,
+  name,
+  id,
+  legend,
+  options,
+  checked,
+}: {
+  form: RegisteredFields<Values>;
+  name: Path<Values>;
+  id: string;
+  legend: string;
+  options: readonly { value: string; label: ReactNode }[];
+  /** The values ticked in the server's HTML: the form's defaults. */
+  checked: readonly string[];
+}) {
+  const error = get<FieldErrors<Values>, FieldError | undefined>(form.errors, name);
+  return (
+    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
+      <legend>{legend}</legend>
+      {options.map(({ value, label }) => (
+        <label key={value} className="check">
+          <input {...form.register(name)} type="checkbox" value={value} defaultChecked={checked.includes(value)} /> {label}
+        </label>
+      ))}
+      <p id={`${id}-error`} className="field-error" aria-live="polite">
+        {error?.message}
+      </p>
+    </fieldset>
+  );
+}
