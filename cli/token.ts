@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import ms from "ms";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { runCommand } from "@/cli/run-command";
-import { writeTable } from "@/cli/write-table";
+import { writeList } from "@/cli/write-table";
 import { requireSharedSecrets } from "@/lib/server/env";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { type ApiTokenInfo, createApiToken, listApiTokens, revokeApiToken, tokenStatus } from "@/lib/auth/api-tokens/api-tokens";
@@ -45,23 +45,8 @@ async function create(args: string[]): Promise<void> {
 async function list(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { json: { type: "boolean", default: false } } });
   const tokens = await listApiTokens();
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(tokens.map(describe), null, 2)}\n`);
-    return;
-  }
-  if (tokens.length === 0) {
-    process.stdout.write("no tokens\n");
-    return;
-  }
-  const rows = tokens.map((token) => [
-    token.id,
-    token.label,
-    token.scopes.join(" "),
-    tokenStatus(token),
-    token.expiresAt.toISOString(),
-    token.lastUsedAt?.toISOString() ?? "never",
-  ]);
-  writeTable([["ID", "LABEL", "SCOPES", "STATUS", "EXPIRES", "LAST USED"], ...rows]);
+  const rows = tokens.map((token) => [token.id, token.label, token.scopes.join(" "), tokenStatus(token), token.expiresAt.toISOString(), token.lastUsedAt?.toISOString() ?? "never"]);
+  writeList({ asJson: values.json, json: tokens.map(describe), table: [["ID", "LABEL", "SCOPES", "STATUS", "EXPIRES", "LAST USED"], ...rows], none: "no tokens" });
 }
 
 function describe(token: ApiTokenInfo) {

@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { parseCommandLine } from "@/cli/parse-command-line";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { runCommand } from "@/cli/run-command";
-import { writeTable } from "@/cli/write-table";
+import { writeList } from "@/cli/write-table";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { accountLinkUrl } from "@/lib/auth/accounts/account-link-url";
 import { mailInvitation, mailPasswordReset } from "@/lib/auth/accounts/account-mail";
@@ -74,15 +74,7 @@ async function create(args: string[]): Promise<void> {
 async function list(args: string[]): Promise<void> {
   const { values } = parseCommandLine(args, { json: { type: "boolean", default: false } });
   const team = await listTeam();
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(team, null, 2)}\n`);
-    return;
-  }
-  if (team.members.length === 0 && team.invitations.length === 0) {
-    process.stdout.write("no accounts and no pending invitations\n");
-    return;
-  }
-  writeTable(teamRows(team));
+  writeList({ asJson: values.json, json: team, table: teamRows(team), none: "no accounts and no pending invitations" });
 }
 
 function teamRows({ members, invitations }: Team): string[][] {

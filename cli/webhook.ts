@@ -5,7 +5,7 @@
 import { parseCommandLine } from "@/cli/parse-command-line";
 import { runCli, UsageError } from "@/cli/run-cli";
 import { runCommand } from "@/cli/run-command";
-import { writeTable } from "@/cli/write-table";
+import { writeList } from "@/cli/write-table";
 import { requireSharedSecrets } from "@/lib/server/env";
 import { cliAttribution } from "@/lib/activity/cli-attribution";
 import { newWebhookEndpointSchema, WEBHOOK_EVENT_TYPES } from "@/lib/validations/webhook";
@@ -77,44 +77,15 @@ async function edit(args: string[]): Promise<void> {
 async function list(args: string[]): Promise<void> {
   const { values } = parseCommandLine(args, { json: { type: "boolean", default: false } });
   const endpoints = await listWebhookEndpoints();
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(endpoints.map(describe), null, 2)}\n`);
-    return;
-  }
-  if (endpoints.length === 0) {
-    process.stdout.write("no webhook endpoints\n");
-    return;
-  }
-  const rows = endpoints.map((endpoint) => [
-    endpoint.id,
-    endpoint.url,
-    endpoint.events.join(" "),
-    status(endpoint),
-    endpoint.failingSince?.toISOString() ?? "-",
-    endpoint.createdAt.toISOString(),
-  ]);
-  writeTable([["ID", "URL", "EVENTS", "STATUS", "FAILING SINCE", "CREATED"], ...rows]);
+  const rows = endpoints.map((endpoint) => [endpoint.id, endpoint.url, endpoint.events.join(" "), status(endpoint), endpoint.failingSince?.toISOString() ?? "-", endpoint.createdAt.toISOString()]);
+  // --json: the endpoints as the app shows them (WebhookEndpointInfo, which holds no secret), dates in ISO 8601.
+  writeList({ asJson: values.json, json: endpoints, table: [["ID", "URL", "EVENTS", "STATUS", "FAILING SINCE", "CREATED"], ...rows], none: "no webhook endpoints" });
 }
 
 function status(endpoint: WebhookEndpointInfo): string {
   if (endpoint.enabled) return "enabled";
   const since = endpoint.disabledAt ? ` since ${endpoint.disabledAt.toISOString()}` : "";
   return `disabled (${endpoint.disabledReason ?? "no reason recorded"})${since}`;
-}
-
-function describe(endpoint: WebhookEndpointInfo) {
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    description: endpoint.description,
-    events: endpoint.events,
-    enabled: endpoint.enabled,
-    disabledReason: endpoint.disabledReason,
-    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
-    failingSince: endpoint.failingSince?.toISOString() ?? null,
-    previousSecretExpiresAt: endpoint.previousSecretExpiresAt?.toISOString() ?? null,
-    createdAt: endpoint.createdAt.toISOString(),
-  };
 }
 
 async function disable(args: string[]): Promise<void> {

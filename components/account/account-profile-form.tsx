@@ -32,25 +32,15 @@ export function AccountProfileForm({ name, email }: { name: string; email: strin
       return result;
     },
   });
-  const { register, errors } = form;
   const typedEmail = useWatch({ control: form.control, name: "email" });
   const emailChanges = (typedEmail ?? "").trim().toLowerCase() !== saved.email;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-      <InputField id="account-name" label="Name" error={errors.name?.message} registration={register("name")} defaultValue={name} type="text" autoComplete="name" required maxLength={100} />
-      <InputField id="account-email" label="Email" hint="You sign in with it." error={errors.email?.message} registration={register("email")} defaultValue={email} type="email" autoComplete="email" required />
+      <InputField form={form} name="name" id="account-name" label="Name" defaultValue={name} type="text" autoComplete="name" required maxLength={100} />
+      <InputField form={form} name="email" id="account-email" label="Email" hint="You sign in with it." defaultValue={email} type="email" autoComplete="email" required />
       {emailChanges && (
-        <InputField
-          id="account-email-password"
-          label="Current password"
-          hint="Needed to change your email."
-          error={errors.currentPassword?.message}
-          registration={register("currentPassword")}
-          type="password"
-          autoComplete="current-password"
-          required
-        />
+        <InputField form={form} name="currentPassword" id="account-email-password" label="Current password" hint="Needed to change your email." type="password" autoComplete="current-password" required />
       )}
       <FormSubmit form={form} pendingLabel="Saving…">
         Save name and email

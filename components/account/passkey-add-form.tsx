@@ -44,17 +44,7 @@ export function PasskeyAddForm() {
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-      <InputField
-        id="passkey-name"
-        label="Passkey name"
-        hint="Say which device or key it is, such as “work phone”."
-        error={form.errors.name?.message}
-        registration={form.register("name")}
-        type="text"
-        autoComplete="off"
-        required
-        maxLength={60}
-      />
+      <InputField form={form} name="name" id="passkey-name" label="Passkey name" hint="Say which device or key it is, such as “work phone”." type="text" autoComplete="off" required maxLength={60} />
       <FormSubmit form={form} pendingLabel="Adding…">
         Add a passkey
       </FormSubmit>

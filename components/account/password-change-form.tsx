@@ -19,19 +19,18 @@ const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ passwor
  */
 export function PasswordChangeForm({ email }: { email: string }) {
   const form = useServerForm(CHECKS, { defaultValues: DEFAULTS, onSubmit: (values) => savePassword(values), resetWhenDone: true });
-  const { register, errors } = form;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       {/* For password managers: which account the new password belongs to. */}
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
-      <InputField id="current-password" label="Current password" error={errors.currentPassword?.message} registration={register("currentPassword")} type="password" autoComplete="current-password" required />
+      <InputField form={form} name="currentPassword" id="current-password" label="Current password" type="password" autoComplete="current-password" required />
       <InputField
+        form={form}
+        name="newPassword"
         id="new-password"
         label="New password"
         hint={`At least ${PASSWORD_MIN} characters; a few unrelated words are easy to remember and hard to guess.`}
-        error={errors.newPassword?.message}
-        registration={register("newPassword")}
         type="password"
         autoComplete="new-password"
         required

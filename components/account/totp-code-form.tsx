@@ -41,11 +41,11 @@ export function TotpCodeForm(props: {
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <InputField
+        form={form}
+        name="code"
         id={props.id}
         label={props.label}
         hint={props.hint}
-        error={form.errors.code?.message}
-        registration={form.register("code")}
         type="text"
         autoComplete="one-time-code"
         inputMode={props.recoveryAllowed ? "text" : "numeric"}

@@ -22,21 +22,12 @@ export function TotpDisableForm({ email, onDisabled }: { email: string; onDisabl
       onDisabled();
     },
   });
-  const { register, errors } = form;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
-      <InputField
-        id="totp-off-password"
-        label={LABELS.currentPassword!}
-        error={errors.currentPassword?.message}
-        registration={register("currentPassword")}
-        type="password"
-        autoComplete="current-password"
-        required
-      />
-      <InputField id="totp-off-code" label={LABELS.code!} error={errors.code?.message} registration={register("code")} type="text" autoComplete="one-time-code" spellCheck={false} required />
+      <InputField form={form} name="currentPassword" id="totp-off-password" label={LABELS.currentPassword!} type="password" autoComplete="current-password" required />
+      <InputField form={form} name="code" id="totp-off-code" label={LABELS.code!} type="text" autoComplete="one-time-code" spellCheck={false} required />
       <FormSubmit form={form} pendingLabel="Turning off…">
         Turn off the authenticator app
       </FormSubmit>

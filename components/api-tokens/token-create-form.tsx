@@ -1,7 +1,7 @@
 "use client";
 
 import { createToken } from "@/app/(staff)/tokens/actions";
-import { FormField, InputField } from "@/components/forms/form-field";
+import { CheckboxesField, FormField, InputField } from "@/components/forms/form-field";
 import { FormSubmit } from "@/components/forms/form-submit";
 import { HydratedForm } from "@/components/forms/hydrated-form";
 import { SecretOnce } from "@/components/shared/secret-once";
@@ -10,6 +10,11 @@ import type { NewApiTokenValues } from "@/lib/validations/api-token";
 import { TOKEN_LIFETIMES, type TokenLifetime } from "@/lib/validations/api-token-options";
 
 const LIFETIMES = Object.entries(TOKEN_LIFETIMES) as [TokenLifetime, { label: string }][];
+
+const SCOPE_OPTIONS = [
+  { value: "plants:read", label: "plants:read (see plants)" },
+  { value: "plants:write", label: "plants:write (add and change plants)" },
+];
 
 const DEFAULTS: NewApiTokenValues = { label: "", scopes: ["plants:read"], expires: "30d" };
 
@@ -33,19 +38,8 @@ export function TokenCreateForm() {
   return (
     <>
       <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-        <InputField id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." error={errors.label?.message} registration={register("label")} type="text" autoComplete="off" required maxLength={100} />
-        <fieldset aria-describedby={errors.scopes ? "token-scopes-error" : undefined}>
-          <legend>Scopes</legend>
-          <label className="check">
-            <input {...register("scopes")} type="checkbox" value="plants:read" defaultChecked={DEFAULTS.scopes.includes("plants:read")} /> plants:read (see plants)
-          </label>
-          <label className="check">
-            <input {...register("scopes")} type="checkbox" value="plants:write" defaultChecked={DEFAULTS.scopes.includes("plants:write")} /> plants:write (add and change plants)
-          </label>
-          <p id="token-scopes-error" className="field-error" aria-live="polite">
-            {errors.scopes?.message}
-          </p>
-        </fieldset>
+        <InputField form={form} name="label" id="token-label" label="Label" hint="What uses this token, e.g. “till sync”." type="text" autoComplete="off" required maxLength={100} />
+        <CheckboxesField form={form} name="scopes" id="token-scopes" legend="Scopes" options={SCOPE_OPTIONS} checked={DEFAULTS.scopes} />
         <FormField id="token-expires" label="Expires after" error={errors.expires?.message}>
           {(described) => (
             <select {...register("expires")} {...described} defaultValue={DEFAULTS.expires}>

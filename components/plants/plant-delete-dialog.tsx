@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { Fact } from "@/components/shared/fact";
 import { leaveFlashMessage } from "@/lib/client/flash-message";
 import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 
@@ -76,14 +77,8 @@ export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown;
           <div id="delete-plant-text" ref={changed} tabIndex={-1}>
             <p>Someone else changed this plant after this page was loaded. It is now:</p>
             <dl className="facts">
-              <div>
-                <dt>Name</dt>
-                <dd>{conflict.plant.name}</dd>
-              </div>
-              <div>
-                <dt>Tag</dt>
-                <dd>{conflict.plant.tag ?? <span className="muted">no tag</span>}</dd>
-              </div>
+              <Fact term="Name">{conflict.plant.name}</Fact>
+              <Fact term="Tag">{conflict.plant.tag ?? <span className="muted">no tag</span>}</Fact>
             </dl>
             <p>Delete it as it is now, or keep it?</p>
           </div>

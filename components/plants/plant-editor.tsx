@@ -43,7 +43,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
     defaultValues: plantEditFormValues(plant),
     onSubmit: (edit) => save(edit, shown),
   });
-  const { register, handleSubmit, setError, setFocus, reset, control, errors } = form;
+  const { handleSubmit, setError, setFocus, reset, control } = form;
   const { defaultValues } = form.formState;
 
   // The form as it is now, for a conflict to show beside the saved version.
@@ -120,13 +120,13 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
       <section aria-labelledby="edit-plant-title">
         <h2 id="edit-plant-title">Edit</h2>
         <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-          <InputField id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" required />
+          <InputField form={form} name="name" id="edit-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} defaultValue={defaultValues?.name} type="text" autoComplete="off" required />
           <InputField
+            form={form}
+            name="tag"
             id="edit-tag"
             label="Tag (optional)"
             hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters; empty for no tag.`}
-            error={errors.tag?.message}
-            registration={register("tag")}
             defaultValue={defaultValues?.tag}
             type="text"
             autoComplete="off"

@@ -79,7 +79,7 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
       }
     },
   });
-  const { register, errors, setFocus, resetField } = form;
+  const { setFocus, resetField } = form;
   const { dirtyFields, defaultValues } = form.formState;
 
   // While the person has not typed an id of their own, the field follows the
@@ -105,6 +105,8 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
   // Nothing typed while a plant is being saved would survive the form's reset for the next one:
   // the fields wait (read-only, so focus stays where it is) until the save is done.
   const busy = form.pending;
+  // What the three fields share: plain text, not for the browser to autofill, read-only while busy.
+  const field = { form, type: "text", autoComplete: "off", readOnly: busy } as const;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate aria-describedby="plant-form-status" aria-busy={busy}>
@@ -119,30 +121,17 @@ export function PlantForm({ nextId, editing, focusOnMount = false, status, onSav
         </div>
       )}
       <InputField
+        {...field}
+        name="id"
         id="plant-id"
         label="Id"
         hint={`A whole number from ${INT64_MIN} to ${INT64_MAX}.${editing ? "" : " The next free one is filled in; type another if you like."}`}
-        error={errors.id?.message}
-        registration={register("id")}
         defaultValue={defaultValues?.id}
-        type="text"
-        autoComplete="off"
         spellCheck={false}
-        readOnly={busy}
         required
       />
-      <InputField id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} error={errors.name?.message} registration={register("name")} defaultValue={defaultValues?.name} type="text" autoComplete="off" readOnly={busy} required />
-      <InputField
-        id="plant-tag"
-        label="Tag (optional)"
-        hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`}
-        error={errors.tag?.message}
-        registration={register("tag")}
-        defaultValue={defaultValues?.tag}
-        type="text"
-        autoComplete="off"
-        readOnly={busy}
-      />
+      <InputField {...field} name="name" id="plant-name" label="Name" hint={`Up to ${PLANT_NAME_MAX} characters.`} defaultValue={defaultValues?.name} required />
+      <InputField {...field} name="tag" id="plant-tag" label="Tag (optional)" hint={`The kind of plant, up to ${PLANT_TAG_MAX} characters.`} defaultValue={defaultValues?.tag} />
       <FormError message={form.formError} />
       {status}
       <SubmitButton pending={form.pending} pendingLabel={editing ? "Sending…" : "Saving…"}>

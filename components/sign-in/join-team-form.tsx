@@ -8,9 +8,6 @@ import { signInWithNewPassword } from "@/components/sign-in/sign-in-with-new-pas
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
 import { joinTeam } from "@/app/join/[secret]/actions";
 
-/** Where the new session starts: the plants. */
-const PLANTS = "/";
-
 const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ invitationAcceptanceSchema }) => invitationAcceptanceSchema), { name: "Name", password: "Password" });
 
 /** Accepting an invitation: the email and role are the invitation's, the name and password the invitee's. */
@@ -18,20 +15,16 @@ export function JoinTeamForm({ secret, email }: { secret: string; email: string 
   const form = useServerForm(CHECKS, {
     mode: "onTouched",
     defaultValues: { name: "", password: "" },
-    async onSubmit(values) {
-      // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
-      const answer = await joinTeam(secret, values);
-      return typeof answer === "string" ? answer : signInWithNewPassword(answer.email, values.password, PLANTS);
-    },
+    // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
+    onSubmit: async (values) => signInWithNewPassword(await joinTeam(secret, values), values.password),
   });
-  const { register, errors } = form;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <InputField id="join-name" label="Name" error={errors.name?.message} registration={register("name")} type="text" autoComplete="name" required />
-      <InputField id="join-password" label="Password" hint={NEW_PASSWORD_HINT} error={errors.password?.message} registration={register("password")} type="password" autoComplete="new-password" required />
+      <InputField form={form} name="name" id="join-name" label="Name" type="text" autoComplete="name" required />
+      <InputField form={form} name="password" id="join-password" label="Password" hint={NEW_PASSWORD_HINT} type="password" autoComplete="new-password" required />
       <FormSubmit form={form} pendingLabel="Joining…">
         Join the team
       </FormSubmit>

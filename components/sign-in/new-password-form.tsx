@@ -8,9 +8,6 @@ import { signInWithNewPassword } from "@/components/sign-in/sign-in-with-new-pas
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
 import { chooseNewPassword } from "@/app/reset-password/[secret]/actions";
 
-/** Where the new session starts: the plants. */
-const PLANTS = "/";
-
 const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ newPasswordSchema }) => newPasswordSchema), { password: "Password" });
 
 /** A password reset link's form: the new password for the link's account. */
@@ -18,18 +15,15 @@ export function NewPasswordForm({ secret, email }: { secret: string; email: stri
   const form = useServerForm(CHECKS, {
     mode: "onTouched",
     defaultValues: { password: "" },
-    async onSubmit(values) {
-      // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
-      const answer = await chooseNewPassword(secret, values);
-      return typeof answer === "string" ? answer : signInWithNewPassword(answer.email, values.password, PLANTS);
-    },
+    // The secret is the page's URL's, sent as the action's argument; the server opens the link again.
+    onSubmit: async (values) => signInWithNewPassword(await chooseNewPassword(secret, values), values.password),
   });
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
       {/* For password managers: the account the new password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <InputField id="new-password" label="New password" hint={NEW_PASSWORD_HINT} error={form.errors.password?.message} registration={form.register("password")} type="password" autoComplete="new-password" required />
+      <InputField form={form} name="password" id="new-password" label="New password" hint={NEW_PASSWORD_HINT} type="password" autoComplete="new-password" required />
       <FormSubmit form={form} pendingLabel="Saving…">
         Set new password
       </FormSubmit>

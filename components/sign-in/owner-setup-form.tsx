@@ -16,13 +16,12 @@ export function OwnerSetupForm() {
     // The server action parses the values again, with the same schema.
     onSubmit: (values) => setUpOwner(values),
   });
-  const { register, errors } = form;
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-      <InputField id="setup-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="email" required />
-      <InputField id="setup-name" label="Name" error={errors.name?.message} registration={register("name")} type="text" autoComplete="name" required />
-      <InputField id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} error={errors.password?.message} registration={register("password")} type="password" autoComplete="new-password" required />
+      <InputField form={form} name="email" id="setup-email" label="Email" type="email" autoComplete="email" required />
+      <InputField form={form} name="name" id="setup-name" label="Name" type="text" autoComplete="name" required />
+      <InputField form={form} name="password" id="setup-password" label="Password" hint={`At least ${PASSWORD_MIN} characters; a passphrase is best.`} type="password" autoComplete="new-password" required />
       <FormSubmit form={form} pendingLabel="Creating…">
         Create owner account
       </FormSubmit>

@@ -21,7 +21,7 @@ export function PasswordResetRequestForm() {
 
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-      <InputField id="reset-email" label="Email" error={form.errors.email?.message} registration={form.register("email")} type="email" autoComplete="username" required />
+      <InputField form={form} name="email" id="reset-email" label="Email" type="email" autoComplete="username" required />
       <FormError message={form.formError} />
       {/* Always present, so screen readers announce the answer the moment it appears. */}
       <p className="confirmation" role="status">

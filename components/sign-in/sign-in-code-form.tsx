@@ -50,11 +50,11 @@ export function SignInCodeForm({ ticket, callbackPath, onRestart }: { ticket: st
         Enter a code
       </h2>
       <InputField
+        form={form}
+        name="code"
         id="sign-in-code"
         label="Code from your authenticator app"
         hint="Lost your phone? Type one of your recovery codes instead."
-        error={form.errors.code?.message}
-        registration={form.register("code")}
         type="text"
         autoComplete="one-time-code"
         spellCheck={false}

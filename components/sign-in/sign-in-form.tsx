@@ -37,7 +37,6 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
       window.location.assign(callbackPath);
     },
   });
-  const { register, errors } = form;
 
   if (ticket) {
     return (
@@ -53,8 +52,8 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
   }
   return (
     <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-      <InputField id="sign-in-email" label="Email" error={errors.email?.message} registration={register("email")} type="email" autoComplete="username webauthn" required />
-      <InputField id="sign-in-password" label="Password" error={errors.password?.message} registration={register("password")} type="password" autoComplete="current-password" required />
+      <InputField form={form} name="email" id="sign-in-email" label="Email" type="email" autoComplete="username webauthn" required />
+      <InputField form={form} name="password" id="sign-in-password" label="Password" type="password" autoComplete="current-password" required />
       <FormSubmit form={form} pendingLabel="Signing in…">
         Sign in
       </FormSubmit>

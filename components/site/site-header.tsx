@@ -24,44 +24,26 @@ export function SiteHeader({ user, signInHref = "/sign-in" }: { user: HeaderUser
         <ul>
           {user && (
             <>
-              <li>
-                <NavLink href="/" beneath="/plants/" except={["/plants/new"]}>
-                  Plants
-                </NavLink>
-              </li>
-              <li>
-                <NavLink href="/plants/new">Add a plant</NavLink>
-              </li>
-              <li>
-                <NavLink href="/import">Import</NavLink>
-              </li>
-              <li>
-                <NavLink href="/tokens">API tokens</NavLink>
-              </li>
+              <NavLink href="/" beneath="/plants/" except={["/plants/new"]}>
+                Plants
+              </NavLink>
+              <NavLink href="/plants/new">Add a plant</NavLink>
+              <NavLink href="/import">Import</NavLink>
+              <NavLink href="/tokens">API tokens</NavLink>
               {user.role === "owner" && (
                 <>
-                  <li>
-                    <NavLink href="/webhooks">Webhooks</NavLink>
-                  </li>
-                  <li>
-                    <NavLink href="/team">Team</NavLink>
-                  </li>
-                  <li>
-                    <NavLink href="/activity">Activity</NavLink>
-                  </li>
-                  <li>
-                    <NavLink href="/backups">Backups</NavLink>
-                  </li>
+                  <NavLink href="/webhooks">Webhooks</NavLink>
+                  <NavLink href="/team">Team</NavLink>
+                  <NavLink href="/activity">Activity</NavLink>
+                  <NavLink href="/backups">Backups</NavLink>
                 </>
               )}
             </>
           )}
-          <li>
-            {/* Swagger UI is loaded by a full page load, not a client-side route: see NavLink's reload. */}
-            <NavLink href="/docs" reload>
-              API docs
-            </NavLink>
-          </li>
+          {/* Swagger UI is loaded by a full page load, not a client-side route: see NavLink's reload. */}
+          <NavLink href="/docs" reload>
+            API docs
+          </NavLink>
         </ul>
       </nav>
       {/* Plants added offline are sent from whichever page a signed-in person opens, and counted here while they wait. */}

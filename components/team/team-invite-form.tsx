@@ -30,17 +30,7 @@ export function TeamInviteForm() {
   return (
     <>
       <HydratedForm className="stack" onSubmit={form.submit} noValidate>
-        <InputField
-          id="invite-email"
-          label="Email"
-          hint="Where the person reads their invitation; their account’s email."
-          error={errors.email?.message}
-          registration={register("email")}
-          type="email"
-          autoComplete="off"
-          spellCheck={false}
-          required
-        />
+        <InputField form={form} name="email" id="invite-email" label="Email" hint="Where the person reads their invitation; their account’s email." type="email" autoComplete="off" spellCheck={false} required />
         <FormField id="invite-role" label="Role" hint="Owners also manage the team and the webhooks." error={errors.role?.message}>
           {(described) => (
             <select {...register("role")} {...described} defaultValue={DEFAULTS.role}>

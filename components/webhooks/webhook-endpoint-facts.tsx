@@ -1,4 +1,5 @@
 import type { ComponentProps } from "react";
+import { Fact } from "@/components/shared/fact";
 import { LocalTime } from "@/components/shared/local-time";
 import { WebhookEndpointStatus } from "@/components/webhooks/webhook-endpoint-status";
 
@@ -13,48 +14,28 @@ type Endpoint = ComponentProps<typeof WebhookEndpointStatus> & { description: st
 export function WebhookEndpointFacts({ endpoint, full = false }: { endpoint: Endpoint; full?: boolean }) {
   return (
     <dl className="facts">
-      {full && endpoint.description && (
-        <div>
-          <dt>Description</dt>
-          <dd>{endpoint.description}</dd>
-        </div>
-      )}
-      <div>
-        <dt>Events</dt>
-        <dd>{endpoint.events.join(", ")}</dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <WebhookEndpointStatus {...endpoint} />
-        </dd>
-      </div>
-      <div>
-        <dt>Failing since</dt>
-        <dd>
-          <LocalTime date={endpoint.failingSince} fallback="not failing" />
-        </dd>
-      </div>
+      {full && endpoint.description && <Fact term="Description">{endpoint.description}</Fact>}
+      <Fact term="Events">{endpoint.events.join(", ")}</Fact>
+      <Fact term="Status">
+        <WebhookEndpointStatus {...endpoint} />
+      </Fact>
+      <Fact term="Failing since">
+        <LocalTime date={endpoint.failingSince} fallback="not failing" />
+      </Fact>
       {full && (
-        <div>
-          <dt>Signing secret</dt>
-          <dd>
-            {endpoint.previousSecretExpiresAt ? (
-              <>
-                rotated; the previous secret also signs until <LocalTime date={endpoint.previousSecretExpiresAt} />
-              </>
-            ) : (
-              "one secret"
-            )}
-          </dd>
-        </div>
+        <Fact term="Signing secret">
+          {endpoint.previousSecretExpiresAt ? (
+            <>
+              rotated; the previous secret also signs until <LocalTime date={endpoint.previousSecretExpiresAt} />
+            </>
+          ) : (
+            "one secret"
+          )}
+        </Fact>
       )}
-      <div>
-        <dt>Added</dt>
-        <dd>
-          <LocalTime date={endpoint.createdAt} />
-        </dd>
-      </div>
+      <Fact term="Added">
+        <LocalTime date={endpoint.createdAt} />
+      </Fact>
     </dl>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { createEndpoint, editEndpoint } from "@/app/(staff)/webhooks/actions";
-import { InputField } from "@/components/forms/form-field";
+import { CheckboxesField, InputField } from "@/components/forms/form-field";
 import { FormSubmit } from "@/components/forms/form-submit";
 import { HydratedForm } from "@/components/forms/hydrated-form";
 import { SecretOnce } from "@/components/shared/secret-once";
@@ -11,6 +11,15 @@ import type { NewWebhookEndpointValues } from "@/lib/validations/webhook";
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/validations/webhook-options";
 
 const DEFAULTS: NewWebhookEndpointValues = { url: "", events: [...WEBHOOK_EVENT_TYPES], description: "" };
+
+const EVENT_OPTIONS = WEBHOOK_EVENT_TYPES.map((type) => ({
+  value: type,
+  label: (
+    <>
+      {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
+    </>
+  ),
+}));
 
 const CHECKS = formChecks(() => import("@/lib/validations/webhook").then(({ newWebhookEndpointSchema }) => newWebhookEndpointSchema), {
   url: "URL",
@@ -43,7 +52,6 @@ export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint })
     // A new endpoint's form starts again, empty, for the next one.
     resetWhenDone: !endpoint,
   });
-  const { register, errors } = form;
   const saved = form.done && "saved" in form.done;
   const created = form.done && "created" in form.done ? form.done.created : undefined;
 
@@ -51,34 +59,24 @@ export function WebhookEndpointForm({ endpoint }: { endpoint?: EditedEndpoint })
     <>
       <HydratedForm className="stack" onSubmit={form.submit} noValidate>
         <InputField
+          form={form}
+          name="url"
           id="webhook-url"
           label="URL"
           hint="Where Plant Store sends events: an https:// address that reaches the receiver."
-          error={errors.url?.message}
-          registration={register("url")}
           type="url"
           inputMode="url"
           autoComplete="off"
           spellCheck={false}
           required
         />
-        <fieldset aria-describedby={errors.events ? "webhook-events-error" : undefined}>
-          <legend>Events</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <label key={type} className="check">
-              <input {...register("events")} type="checkbox" value={type} defaultChecked={defaults.events.includes(type)} /> {type} <span className="check-detail">— {WEBHOOK_EVENTS[type]}</span>
-            </label>
-          ))}
-          <p id="webhook-events-error" className="field-error" aria-live="polite">
-            {errors.events?.message}
-          </p>
-        </fieldset>
+        <CheckboxesField form={form} name="events" id="webhook-events" legend="Events" options={EVENT_OPTIONS} checked={defaults.events} />
         <InputField
+          form={form}
+          name="description"
           id="webhook-description"
           label="Description (optional)"
           hint={`What receives these events, up to ${WEBHOOK_DESCRIPTION_MAX} characters.`}
-          error={errors.description?.message}
-          registration={register("description")}
           type="text"
           autoComplete="off"
           maxLength={WEBHOOK_DESCRIPTION_MAX}

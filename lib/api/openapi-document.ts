@@ -71,6 +71,8 @@ function parameters(schema: z.ZodType, location: "path" | "query"): JsonSchema[]
 }
 
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
+/** A header parameter, its value a string. */
+const header = (name: string, required: boolean, description: string) => ({ name, in: "header", required, description, schema: { type: "string" } });
 const ref = (kind: "schemas" | "responses", name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 // Versions and conditional requests (RFC 9110 sections 8.8.3 and 13.1): every answer carrying one plant has its ETag.
@@ -82,28 +84,24 @@ const ETAG_HEADER = {
   },
 };
 // Every operation on one plant evaluates both, in RFC 9110 section 13.2.2's order: If-Match first (issue 20).
-const IF_MATCH = {
-  name: "If-Match",
-  in: "header",
-  required: false,
-  description: [
+const IF_MATCH = header(
+  "If-Match",
+  false,
+  [
     "Act only if the plant is at one of these versions (ETags, comma-separated, compared strongly: weak ones never match),",
     "or `*` for any version; otherwise 412 with the current ETag, and nothing changes. Evaluated before If-None-Match;",
     "without either, the request acts on whatever version is current.",
   ].join(" "),
-  schema: { type: "string" },
-};
-const IF_NONE_MATCH = {
-  name: "If-None-Match",
-  in: "header",
-  required: false,
-  description: [
+);
+const IF_NONE_MATCH = header(
+  "If-None-Match",
+  false,
+  [
     "Act only if the plant is at none of these versions (ETags, comma-separated, compared weakly: W/ is ignored);",
     "`*` names any version. Otherwise a GET or HEAD answers 304 without a body, and a change or delete 412 with the",
     "current ETag, changing nothing.",
   ].join(" "),
-  schema: { type: "string" },
-};
+);
 
 /** An error kind of the catalogue as a reusable response; each header listed is sent on every such answer, hence required. */
 function errorResponse(kind: ErrorKindName): JsonSchema {
@@ -158,14 +156,7 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
         .join("\n\n"),
       parameters: [
         ...parameters(listPlantsQuerySchema, "query"),
-        {
-          name: "Prefer",
-          in: "header",
-          required: false,
-          description: "count=exact: answer the number of matching plants in X-Total-Count (RFC 7240). Other preferences are ignored",
-          schema: { type: "string" },
-          example: EXACT_COUNT,
-        },
+        { ...header("Prefer", false, "count=exact: answer the number of matching plants in X-Total-Count (RFC 7240). Other preferences are ignored"), example: EXACT_COUNT },
       ],
       responses: {
         "200": {
@@ -349,7 +340,7 @@ function webhooks(): Record<string, PathItem> {
     ...WEBHOOK_EVENT_TYPES.map((type): [string, z.ZodType, string] => [type, plantEventSchema(type), `A ${type} event`]),
     [WEBHOOK_TEST_EVENT, webhookTestEventSchema, "A test event an owner asked for"],
   ];
-  const headers = Object.entries(WEBHOOK_HEADERS).map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
+  const headers = Object.entries(WEBHOOK_HEADERS).map(([name, description]) => header(name, true, description));
   return Object.fromEntries(
     events.map(([type, schema, summary]) => [
       type,

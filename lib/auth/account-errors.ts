@@ -41,13 +41,7 @@ export class AccountDeactivatedError extends Error {
 }
 
 /** The current password, asked for before a person changes their password or email, is not theirs. */
-export class WrongPasswordError extends Error {
-  override name = "WrongPasswordError";
-
-  constructor() {
-    super("the current password is not right");
-  }
-}
+export class WrongPasswordError extends errorSaying("WrongPasswordError", "the current password is not right") {}
 
 /** Too many wrong current passwords (or codes): `seconds` to wait, as after failed sign-ins. */
 export class TooManyAttemptsError extends Error {
@@ -62,17 +56,22 @@ export class TooManyAttemptsError extends Error {
 }
 
 /** A one-time code (or recovery code) that is not right, or was already used. */
-export class WrongCodeError extends Error {
-  override name = "WrongCodeError";
-
-  constructor() {
-    super("that code is not right, or was already used: use the next code your app shows");
-  }
-}
+export class WrongCodeError extends errorSaying("WrongCodeError", "that code is not right, or was already used: use the next code your app shows") {}
 
 /** The authenticator app is not in the state the change needs: already on, or not set up (any more). */
 export class TotpStateError extends Error {
   override name = "TotpStateError";
+}
+
+/** The base of an error class named `name` that always says the same: `message`, thrown with no arguments. */
+function errorSaying(name: string, message: string) {
+  return class extends Error {
+    override name = name;
+
+    constructor() {
+      super(message);
+    }
+  };
 }
 
 function minutes(seconds: number): string {

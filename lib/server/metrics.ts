@@ -7,59 +7,42 @@ import { existingProcessGlobal, processGlobal } from "@/lib/server/process-globa
 
 const BACKUP_METRICS = "metrics.backups";
 
+/**
+ * Makes metrics registered in `registry` only, not in prom-client's global
+ * one: each from its name, its help and, where it has them, its buckets and
+ * label names.
+ */
+function metricsIn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers }),
+    gauge: (name: string, help: string) => new Gauge({ name, help, registers }),
+    histogram: <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) => new Histogram({ name, help, buckets, labelNames, registers }),
+  };
+}
+
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "plant_store_" });
-  const registers = [registry];
+  const { counter, gauge, histogram } = metricsIn(registry);
   return {
     registry,
-    requests: new Counter({
-      name: "plant_store_http_requests_total",
-      help: "API requests answered, by operation and status",
-      labelNames: ["operation", "status"] as const,
-      registers,
-    }),
-    duration: new Histogram({
-      name: "plant_store_http_request_duration_seconds",
-      help: "Time to answer an API request, by operation",
-      labelNames: ["operation"] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
-    }),
-    inFlight: new Gauge({ name: "plant_store_http_requests_in_flight", help: "API requests being answered now", registers }),
-    rateLimited: new Counter({
-      name: "plant_store_rate_limited_total",
-      help: "Requests refused by a rate limit, by limit",
-      labelNames: ["limit"] as const,
-      registers,
-    }),
-    tokenChecks: new Counter({
-      name: "plant_store_token_checks_total",
-      help: "Bearer tokens checked, by outcome",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
-    groupCommitBatch: new Histogram({
-      name: "plant_store_group_commit_batch_size",
-      help: "Plants written by one group-commit statement",
-      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
-      registers,
-    }),
+    requests: counter("plant_store_http_requests_total", "API requests answered, by operation and status", ["operation", "status"]),
+    duration: histogram(
+      "plant_store_http_request_duration_seconds",
+      "Time to answer an API request, by operation",
+      [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      ["operation"],
+    ),
+    inFlight: gauge("plant_store_http_requests_in_flight", "API requests being answered now"),
+    rateLimited: counter("plant_store_rate_limited_total", "Requests refused by a rate limit, by limit", ["limit"]),
+    tokenChecks: counter("plant_store_token_checks_total", "Bearer tokens checked, by outcome", ["outcome"]),
+    groupCommitBatch: histogram("plant_store_group_commit_batch_size", "Plants written by one group-commit statement", [1, 2, 5, 10, 20, 50, 100, 200, 500]),
     // lost, unreachable, busy: the database could not be used just now (answered 503, lib/db/database-outage.ts); other: a fault (500).
-    databaseErrors: new Counter({
-      name: "plant_store_database_errors_total",
-      help: "Requests that failed on a database error, by kind: lost, unreachable, busy (503) or other (500)",
-      labelNames: ["kind"] as const,
-      registers,
-    }),
+    databaseErrors: counter("plant_store_database_errors_total", "Requests that failed on a database error, by kind: lost, unreachable, busy (503) or other (500)", ["kind"]),
     // One per attempt: delivered (2xx), retrying (failed, another attempt is scheduled), failed (failed,
     // none is left), gone (410: the endpoint is disabled), refused (the target rules forbade the address).
-    webhookDeliveries: new Counter({
-      name: "plant_store_webhook_deliveries_total",
-      help: "Webhook delivery attempts, by outcome",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
+    webhookDeliveries: counter("plant_store_webhook_deliveries_total", "Webhook delivery attempts, by outcome", ["outcome"]),
   };
 }
 
@@ -143,23 +126,14 @@ export function clusterMetrics(): { read(): Promise<string>; contentType: string
 export function backupMetrics() {
   return processGlobal(BACKUP_METRICS, () => {
     const registry = new Registry();
-    const registers = [registry];
+    const { counter, gauge } = metricsIn(registry);
     return {
       registry,
-      lastSuccess: new Gauge({
-        name: "plant_store_backup_last_success_timestamp_seconds",
-        help: "When the last successful scheduled backup finished, in seconds since the Unix epoch",
-        registers,
-      }),
-      lastSize: new Gauge({ name: "plant_store_backup_last_size_bytes", help: "Size of the last successful scheduled backup, in bytes", registers }),
-      lastDuration: new Gauge({ name: "plant_store_backup_last_duration_seconds", help: "How long the last successful scheduled backup took, in seconds", registers }),
-      lastRunSuccess: new Gauge({ name: "plant_store_backup_last_run_success", help: "Whether the last scheduled backup attempt succeeded: 1, or 0 if it failed", registers }),
-      runs: new Counter({
-        name: "plant_store_backups_total",
-        help: "Scheduled backup attempts since this process started, by outcome: succeeded or failed",
-        labelNames: ["outcome"] as const,
-        registers,
-      }),
+      lastSuccess: gauge("plant_store_backup_last_success_timestamp_seconds", "When the last successful scheduled backup finished, in seconds since the Unix epoch"),
+      lastSize: gauge("plant_store_backup_last_size_bytes", "Size of the last successful scheduled backup, in bytes"),
+      lastDuration: gauge("plant_store_backup_last_duration_seconds", "How long the last successful scheduled backup took, in seconds"),
+      lastRunSuccess: gauge("plant_store_backup_last_run_success", "Whether the last scheduled backup attempt succeeded: 1, or 0 if it failed"),
+      runs: counter("plant_store_backups_total", "Scheduled backup attempts since this process started, by outcome: succeeded or failed", ["outcome"]),
     };
   });
 }

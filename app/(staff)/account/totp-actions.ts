@@ -4,11 +4,14 @@ import { revalidatePath } from "next/cache";
 import { renderSVG } from "uqr";
 import type { z } from "zod";
 import { actionAttribution } from "@/lib/activity/action-attribution";
+import type { Attribution } from "@/lib/activity/actor";
 import { TooManyAttemptsError, TotpStateError, WrongCodeError, WrongPasswordError } from "@/lib/auth/account-errors";
+import type { StaffUser } from "@/lib/auth/accounts/users";
+import type { SessionFactor } from "@/lib/auth/session-factor";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { reissueSession } from "@/lib/auth/sessions/session-reissue";
 import { totpUri } from "@/lib/auth/second-factors/totp";
-import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup } from "@/lib/auth/second-factors/totp-factor";
+import { confirmTotp, disableTotp, renewRecoveryCodes, startTotpSetup, type TotpConfirmed } from "@/lib/auth/second-factors/totp-factor";
 import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { totpConfirmationFieldSchema, totpConfirmationSchema, totpDisableFieldSchema, totpDisableSchema } from "@/lib/validations/user";
 
@@ -35,17 +38,8 @@ export async function startTotp(): Promise<TotpSetupStarted> {
 
 /** The first code confirms the app: it is on, and the recovery codes are shown once. */
 export async function confirmTotpCode(values: unknown): Promise<RecoveryCodesResult> {
-  const user = await requireStaff("/account");
-  const parsed = totpConfirmationSchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error, totpConfirmationFieldSchema) };
-  try {
-    const confirmed = await confirmTotp(user, parsed.data.code, await actionAttribution(user));
-    // This session has just shown a code of the app.
-    await reissueSession(confirmed.user, confirmed.sessionsValidFrom, "totp");
-    return { recoveryCodes: confirmed.recoveryCodes };
-  } catch (error) {
-    return codeRefusal(error);
-  }
+  // This session has just shown a code of the app.
+  return withCode(values, confirmTotp, "totp");
 }
 
 /** Turns the app off, given the password and a code (or a recovery code). */
@@ -68,13 +62,22 @@ export async function turnOffTotp(values: unknown): Promise<TotpDisableResult> {
 
 /** New recovery codes in place of the old ones, given a code (or a recovery code). */
 export async function renewCodes(values: unknown): Promise<RecoveryCodesResult> {
+  return withCode(values, renewRecoveryCodes);
+}
+
+/**
+ * Checks the session and the form's code, then `act`s with the code: the new
+ * recovery codes, for the person's browser once. This session goes on with a
+ * new cookie, signed in as before or, given `factor`, with it.
+ */
+async function withCode(values: unknown, act: (user: StaffUser, code: string, by: Attribution) => Promise<TotpConfirmed>, factor?: SessionFactor): Promise<RecoveryCodesResult> {
   const user = await requireStaff("/account");
   const parsed = totpConfirmationSchema.safeParse(values);
   if (!parsed.success) return { errors: fieldErrors(parsed.error, totpConfirmationFieldSchema) };
   try {
-    const renewed = await renewRecoveryCodes(user, parsed.data.code, await actionAttribution(user));
-    await reissueSession(renewed.user, renewed.sessionsValidFrom);
-    return { recoveryCodes: renewed.recoveryCodes };
+    const confirmed = await act(user, parsed.data.code, await actionAttribution(user));
+    await reissueSession(confirmed.user, confirmed.sessionsValidFrom, factor);
+    return { recoveryCodes: confirmed.recoveryCodes };
   } catch (error) {
     return codeRefusal(error);
   }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import ms from "ms";
 import { BackUpNowButton } from "@/components/backups/back-up-now-button";
 import { CardTable } from "@/components/shared/card-table";
+import { Fact } from "@/components/shared/fact";
 import { LocalTime } from "@/components/shared/local-time";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import type { BackupFile } from "@/lib/backup/backup-folder";
@@ -44,16 +45,8 @@ export default async function BackupsPage() {
               Scheduled backups are on: every {ms(schedule.intervalMs, { long: true }).replace(/^1 /, "")}, the newest {schedule.keep} kept.
             </p>
             <dl className="facts">
-              <div>
-                <dt>Folder</dt>
-                <dd className="file-name">{dir}</dd>
-              </div>
-              {running && (
-                <div>
-                  <dt>Next backup</dt>
-                  <dd>{running.since ? <>under way since <LocalTime date={running.since} /></> : <LocalTime date={running.nextAt} fallback="none" />}</dd>
-                </div>
-              )}
+              <Fact term="Folder" className="file-name">{dir}</Fact>
+              {running && <Fact term="Next backup">{running.since ? <>under way since <LocalTime date={running.since} /></> : <LocalTime date={running.nextAt} fallback="none" />}</Fact>}
             </dl>
             {running && <BackUpNowButton />}
           </>
@@ -121,30 +114,13 @@ export default async function BackupsPage() {
 function AttemptFacts({ attempt }: { attempt: BackupAttempt }) {
   return (
     <dl className="facts">
-      <div>
-        <dt>Result</dt>
-        <dd>{attempt.ok ? "Succeeded, checked" : <strong className="failed">Failed: {attempt.error}</strong>}</dd>
-      </div>
-      <div>
-        <dt>Taken</dt>
-        <dd>
-          <LocalTime date={attempt.startedAt} />
-        </dd>
-      </div>
-      <div>
-        <dt>Took</dt>
-        <dd>{(attempt.durationMs / 1000).toFixed(1)} s</dd>
-      </div>
-      {attempt.ok && (
-        <div>
-          <dt>Size</dt>
-          <dd>{describeSize(attempt.bytes)}</dd>
-        </div>
-      )}
-      <div>
-        <dt>File</dt>
-        <dd className="file-name">{attempt.file}</dd>
-      </div>
+      <Fact term="Result">{attempt.ok ? "Succeeded, checked" : <strong className="failed">Failed: {attempt.error}</strong>}</Fact>
+      <Fact term="Taken">
+        <LocalTime date={attempt.startedAt} />
+      </Fact>
+      <Fact term="Took">{(attempt.durationMs / 1000).toFixed(1)} s</Fact>
+      {attempt.ok && <Fact term="Size">{describeSize(attempt.bytes)}</Fact>}
+      <Fact term="File" className="file-name">{attempt.file}</Fact>
     </dl>
   );
 }

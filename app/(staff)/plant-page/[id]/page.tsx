@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DeletedPlantNotice } from "@/components/plants/deleted-plant-notice";
+import { Fact } from "@/components/shared/fact";
 import { LocalTime } from "@/components/shared/local-time";
 import { PlantEditor } from "@/components/plants/plant-editor";
 import { PlantHistory } from "@/components/plants/plant-history";
@@ -100,16 +101,8 @@ export default async function PlantPage({ params, searchParams }: { params: Para
           }
         />
         <dl className="facts plant-facts">
-          <div>
-            <dt>Id</dt>
-            <dd className="id">{id.toString()}</dd>
-          </div>
-          {plant && (
-            <div>
-              <dt>Tag when deleted</dt>
-              <dd>{plant.tag ?? <span className="muted">no tag</span>}</dd>
-            </div>
-          )}
+          <Fact term="Id" className="id">{id.toString()}</Fact>
+          {plant && <Fact term="Tag when deleted">{plant.tag ?? <span className="muted">no tag</span>}</Fact>}
         </dl>
         {historySection}
       </>
@@ -124,30 +117,15 @@ export default async function PlantPage({ params, searchParams }: { params: Para
       </p>
       <h1 className="plant-title">{plant.name}</h1>
       <dl className="facts plant-facts">
-        <div>
-          <dt>Id</dt>
-          <dd className="id">{plant.id.toString()}</dd>
-        </div>
-        <div>
-          <dt>Tag</dt>
-          <dd>{plant.tag ?? <span className="muted">no tag</span>}</dd>
-        </div>
-        <div>
-          <dt>Added</dt>
-          <dd>
-            <LocalTime date={createdAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>Last changed</dt>
-          <dd>
-            <LocalTime date={updatedAt} fallback="never" />
-          </dd>
-        </div>
-        <div>
-          <dt>Version</dt>
-          <dd>{version}</dd>
-        </div>
+        <Fact term="Id" className="id">{plant.id.toString()}</Fact>
+        <Fact term="Tag">{plant.tag ?? <span className="muted">no tag</span>}</Fact>
+        <Fact term="Added">
+          <LocalTime date={createdAt} />
+        </Fact>
+        <Fact term="Last changed">
+          <LocalTime date={updatedAt} fallback="never" />
+        </Fact>
+        <Fact term="Version">{version}</Fact>
       </dl>
       <PlantEditor plant={plant} etag={plantEtag(found.record)} />
       {historySection}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { disableEndpoint, enableEndpoint, resendDelivery } from "@/app/(staff)/webhooks/actions";
+import { Fact } from "@/components/shared/fact";
 import { LocalTime } from "@/components/shared/local-time";
 import { WebhookDeleteDialog } from "@/components/webhooks/webhook-delete-dialog";
 import { WebhookEndpointFacts } from "@/components/webhooks/webhook-endpoint-facts";
@@ -93,42 +94,24 @@ function Delivery({ endpointId, delivery }: { endpointId: string; delivery: Deli
         {delivery.eventType} <span className={`badge badge-${delivery.status}`}>{delivery.status}</span>
       </h3>
       <dl className="facts">
-        <div>
-          <dt>webhook-id</dt>
-          <dd className="id">{delivery.eventId}</dd>
-        </div>
-        <div>
-          <dt>Attempts</dt>
-          <dd>{delivery.attempts}</dd>
-        </div>
-        <div>
-          <dt>Last response</dt>
-          <dd>
-            {delivery.lastAttemptAt ? (
-              <>
-                {delivery.lastStatus === null ? "no answer" : `HTTP ${delivery.lastStatus}`}, <LocalTime date={delivery.lastAttemptAt} />
-              </>
-            ) : (
-              "not tried yet"
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Next attempt</dt>
-          <dd>
-            <LocalTime date={delivery.nextAttemptAt} fallback="none" />
-          </dd>
-        </div>
-        <div>
-          <dt>Last error</dt>
-          <dd>{delivery.lastError ?? "none"}</dd>
-        </div>
-        <div>
-          <dt>Queued</dt>
-          <dd>
-            <LocalTime date={delivery.createdAt} />
-          </dd>
-        </div>
+        <Fact term="webhook-id" className="id">{delivery.eventId}</Fact>
+        <Fact term="Attempts">{delivery.attempts}</Fact>
+        <Fact term="Last response">
+          {delivery.lastAttemptAt ? (
+            <>
+              {delivery.lastStatus === null ? "no answer" : `HTTP ${delivery.lastStatus}`}, <LocalTime date={delivery.lastAttemptAt} />
+            </>
+          ) : (
+            "not tried yet"
+          )}
+        </Fact>
+        <Fact term="Next attempt">
+          <LocalTime date={delivery.nextAttemptAt} fallback="none" />
+        </Fact>
+        <Fact term="Last error">{delivery.lastError ?? "none"}</Fact>
+        <Fact term="Queued">
+          <LocalTime date={delivery.createdAt} />
+        </Fact>
       </dl>
       <form action={resendDelivery}>
         <input type="hidden" name="endpointId" value={endpointId} />
