@@ -45,9 +45,9 @@ async function axeAtBothWidths(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test("turning on an authenticator app, then signing in with a code or a recovery code, a refused code said as such, and turning it off", async ({ browser, baseURL, createUserWithCli }) => {
+test("turning on an authenticator app, then signing in with a code or a recovery code, a refused code said as such, and turning it off", async ({ browser, baseURL, createAccount }) => {
   const email = `tia-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Tia Totp", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Tia Totp", role: "staff", password: PASSWORD });
 
   // Set up, signed in with the password alone.
   const here = await newPage(browser, baseURL!);
