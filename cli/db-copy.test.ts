@@ -50,6 +50,20 @@ const PAIRS: [DatabaseProvider, DatabaseProvider][] =
 
 const copy = (source: TestDatabase, args: string[]) => runCli("db", ["copy", ...args], { database: source });
 
+/**
+ * A source of each engine made once for the file and shared by the pairs that copy from it (PostgreSQL's two,
+ * in the PostgreSQL project): a copy only reads its source, and each test checks that it left it as it was.
+ */
+function sharedSource(fill: (database: TestDatabase) => Promise<void>): (provider: DatabaseProvider) => Promise<TestDatabase> {
+  const sources = new Map<DatabaseProvider, Promise<TestDatabase>>();
+  return (provider) => {
+    if (!sources.has(provider)) sources.set(provider, fresh(provider).then(async (database) => (await fill(database), database)));
+    return sources.get(provider)!;
+  };
+}
+const filledStore = sharedSource(fillStore);
+const manyPlants = sharedSource((database) => fillManyPlants(database, 300_000));
+
 /** A store as the app and its CLIs leave it: an owner, an invitation, a token, an endpoint that wants plant.created, plants at the int64 edges with their outbox rows, a delivery sent, a plant changed, activity. */
 async function fillStore(database: TestDatabase): Promise<void> {
   const cli = async (name: "user" | "webhook", args: string[], stdin?: string) => {
@@ -127,8 +141,7 @@ async function sourceState(database: TestDatabase): Promise<unknown> {
 
 describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
   it("copies every table the app keeps, verified table by table, as the app writes each engine, and leaves the source untouched", async () => {
-    const source = await fresh(from);
-    await fillStore(source);
+    const source = await filledStore(from);
     const target = await fresh(to);
     const before = await sourceState(source);
 
@@ -183,8 +196,7 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
   });
 
   it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", async () => {
-    const source = await fresh(from);
-    await fillManyPlants(source, 300_000);
+    const source = await manyPlants(from);
     const target = await fresh(to);
 
     const running = startCopy(source, target.url);

@@ -1,12 +1,12 @@
 import type { Page } from "@playwright/test";
-import { runCli } from "../test/support/cli";
-import type { E2eDatabase } from "../test/support/e2e-databases";
 import { expect, expectNoAxeViolations, SIGNED_OUT, signIn, test } from "./fixtures";
+import type { Store } from "./support/store";
 
 // Where the one-time links lead (issue 21): an invitation makes the account
 // and signs the invitee in, a reset link sets a new password and signs in, and
 // a link that cannot be used says why, with no form. The links are made as an
-// operator makes them, with the user CLI. The lane's app has no mail server,
+// operator's user CLI makes them (e2e/support/store.ts; the CLI itself is
+// tested in cli/user.test.ts). The lane's app has no mail server,
 // so the sign-in page tells people to ask an owner for a reset link.
 
 test.use({ storageState: SIGNED_OUT });
@@ -17,24 +17,18 @@ const OLD_PASSWORD = "granite meadow lantern 31";
 // The lane's database is shared with the other specs: every account here is new.
 const uniqueEmail = (who: string) => `${who}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@plants.example`;
 
-/** The path of the link a user CLI command printed (its origin is the CLI's idea of the app's address, not this run's). */
-async function linkPath(database: E2eDatabase, args: string[]): Promise<string> {
-  const run = await runCli("user", args, { database });
-  expect(run, `user ${args[0]}`).toMatchObject({ code: 0 });
-  return new URL(run.stdout.trim()).pathname;
-}
-
-const invite = (database: E2eDatabase, email: string) => linkPath(database, ["invite", "--email", email, "--role", "staff"]);
-const resetLink = (database: E2eDatabase, email: string) => linkPath(database, ["reset-password", email]);
+// The links' paths (their origin is the operator's idea of the app's address, not this run's).
+const invite = (store: Store, email: string) => store.invitationPath(email, "staff");
+const resetLink = (store: Store, email: string) => store.passwordResetPath(email);
 
 async function expectNoForm(page: Page): Promise<void> {
   await expect(page.locator("form")).toHaveCount(0);
   await expect(page.locator("input")).toHaveCount(0);
 }
 
-test("an invitation makes the account and signs the invitee in, refusing a weak password; then the link says it was used", async ({ page, database }) => {
+test("an invitation makes the account and signs the invitee in, refusing a weak password; then the link says it was used", async ({ page, store }) => {
   const email = uniqueEmail("ivy");
-  const path = await invite(database, email);
+  const path = await invite(store, email);
   await page.goto(path);
   await expect(page.getByRole("heading", { name: "Join Plant Store" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText(`This invitation is for ${email}, to join the store's team as staff.`);
@@ -59,7 +53,7 @@ test("an invitation makes the account and signs the invitee in, refusing a weak 
   await expectNoForm(page);
 });
 
-test("an unknown link and a withdrawn invitation say so, with no form", async ({ page, database }) => {
+test("an unknown link and a withdrawn invitation say so, with no form", async ({ page, store }) => {
   await page.goto(`/join/${"A".repeat(43)}`);
   await expect(page.getByRole("heading", { name: "This invitation cannot be used" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText("It is not known here: check that the link was copied whole, or ask an owner of this store for a new one.");
@@ -72,18 +66,18 @@ test("an unknown link and a withdrawn invitation say so, with no form", async ({
 
   // A newer invitation for the same email withdraws the one before.
   const email = uniqueEmail("wren");
-  const withdrawn = await invite(database, email);
-  await invite(database, email);
+  const withdrawn = await invite(store, email);
+  await invite(store, email);
   await page.goto(withdrawn);
   await expect(page.getByRole("heading", { name: "This invitation cannot be used" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText("It was withdrawn, or replaced by a newer invitation: use the newest one you were sent, or ask an owner of this store for a new one.");
   await expectNoForm(page);
 });
 
-test("a reset link sets a new password and signs in; the old password no longer works", async ({ page, database, createUserWithCli }) => {
+test("a reset link sets a new password and signs in; the old password no longer works", async ({ page, store, createAccount }) => {
   const email = uniqueEmail("rowan");
-  await createUserWithCli({ email, name: "Rowan Reset", role: "staff", password: OLD_PASSWORD });
-  const path = await resetLink(database, email);
+  await createAccount({ email, name: "Rowan Reset", role: "staff", password: OLD_PASSWORD });
+  const path = await resetLink(store, email);
   await page.goto(path);
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await expect(page.getByRole("main")).toContainText(`For the account ${email}.`);
@@ -117,18 +111,18 @@ test("without a mail server, the sign-in page says to ask an owner, and there is
 });
 
 for (const width of [1280, 375]) {
-  test(`the join and reset pages pass axe at ${width} px, with a refusal showing`, async ({ page, database, createUserWithCli }) => {
+  test(`the join and reset pages pass axe at ${width} px, with a refusal showing`, async ({ page, store, createAccount }) => {
     await page.setViewportSize({ width, height: 800 });
     const invitee = uniqueEmail("axe-join");
-    await page.goto(await invite(database, invitee));
+    await page.goto(await invite(store, invitee));
     await expect(page.getByRole("heading", { name: "Join Plant Store" })).toBeVisible();
     await page.getByRole("button", { name: "Join the team" }).click();
     await expect(page.locator("#join-name-error")).toHaveText("Name is required.");
     await expectNoAxeViolations(page);
 
     const account = uniqueEmail("axe-reset");
-    await createUserWithCli({ email: account, name: "Axel Reset", role: "staff", password: OLD_PASSWORD });
-    await page.goto(await resetLink(database, account));
+    await createAccount({ email: account, name: "Axel Reset", role: "staff", password: OLD_PASSWORD });
+    await page.goto(await resetLink(store, account));
     await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
     await page.getByLabel("New password").fill("short");
     await page.getByRole("button", { name: "Set new password" }).click();

@@ -22,10 +22,10 @@ async function signedIn(browser: Browser, baseURL: string, email: string, passwo
 test("a clerk renames themself, and changing the password needs the current one, refuses a guessable one, and ends their other sessions", async ({
   browser,
   baseURL,
-  createUserWithCli,
+  createAccount,
 }) => {
   const email = `kit-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Kit Clerk", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Kit Clerk", role: "staff", password: PASSWORD });
   const here = await signedIn(browser, baseURL!, email, PASSWORD);
   const elsewhere = await signedIn(browser, baseURL!, email, PASSWORD);
 
@@ -71,10 +71,10 @@ test("a clerk renames themself, and changing the password needs the current one,
   await Promise.all([here.context().close(), elsewhere.context().close()]);
 });
 
-test("changing the email asks for the current password; sign out everywhere ends every other session and keeps this one", async ({ browser, baseURL, createUserWithCli }) => {
+test("changing the email asks for the current password; sign out everywhere ends every other session and keeps this one", async ({ browser, baseURL, createAccount }) => {
   const email = `lee-${randomUUID().slice(0, 8)}@plants.example`;
   const moved = `lee-moved-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Lee Clerk", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Lee Clerk", role: "staff", password: PASSWORD });
   const here = await signedIn(browser, baseURL!, email, PASSWORD);
   const elsewhere = await signedIn(browser, baseURL!, email, PASSWORD);
 
@@ -100,9 +100,9 @@ test("changing the email asks for the current password; sign out everywhere ends
 });
 
 for (const width of [1280, 375]) {
-  test(`the account page has no axe violations at ${width}px, nor wider than the screen`, async ({ browser, baseURL, createUserWithCli }) => {
+  test(`the account page has no axe violations at ${width}px, nor wider than the screen`, async ({ browser, baseURL, createAccount }) => {
     const email = `axe-${width}-${randomUUID().slice(0, 8)}@plants.example`;
-    await createUserWithCli({ email, name: "Ada Accessible", role: "staff", password: PASSWORD });
+    await createAccount({ email, name: "Ada Accessible", role: "staff", password: PASSWORD });
     const page = await signedIn(browser, baseURL!, email, PASSWORD);
     await page.setViewportSize({ width, height: 800 });
     await page.goto("/account");

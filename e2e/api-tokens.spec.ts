@@ -68,9 +68,9 @@ test("the token form explains what is missing", async ({ page }) => {
 test.describe("staff and owner", () => {
   test.use({ storageState: SIGNED_OUT });
 
-  test("staff see only their own tokens; the owner sees and revokes everyone's", async ({ browser, page, ownerState, createUserWithCli }) => {
+  test("staff see only their own tokens; the owner sees and revokes everyone's", async ({ browser, page, ownerState, createAccount }) => {
     const staff = { email: "sam@plants.example", name: "Sam Staff", role: "staff" as const, password: "another long passphrase" };
-    await createUserWithCli(staff);
+    await createAccount(staff);
     await page.goto("/tokens");
     await signIn(page, staff.email, staff.password);
     await expect(page.getByRole("heading", { name: "Your tokens" })).toBeVisible();

@@ -1,9 +1,9 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, type BrowserContext, expect, type Page } from "@playwright/test";
-import { runCli } from "../test/support/cli";
 import type { E2eDatabase } from "../test/support/e2e-databases";
 import { queryDatabaseAt } from "../test/support/test-database";
+import { type Store, startStore } from "./support/store";
 
 // Shared by the specs: the database of the app under test (one per engine,
 // from the project's options), the owner made by the setup project, and the
@@ -12,17 +12,26 @@ import { queryDatabaseAt } from "../test/support/test-database";
 type Fixtures = {
   /** Where the setup project keeps the signed-in owner's cookies for the others. */
   ownerState: string;
-  /** Makes an account with the operator's CLI against this app's database, password on stdin. */
-  createUserWithCli: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<void>;
-  /** Makes an account with the CLI and signs it in, in a browser context of its own (closed after the test): its page, at the plant list. */
+  /** Makes an account in this app's database, as the operator's `user create` does (e2e/support/store.ts). */
+  createAccount: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<void>;
+  /** Makes an account and signs it in, in a browser context of its own (closed after the test): its page, at the plant list. */
   signedInNewAccount: (user: { email: string; name: string; role: "owner" | "staff"; password: string }) => Promise<Page>;
   /** Runs SQL on this app's database ($1, $2... placeholders), to set up what no page can (an endpoint the app disabled, say). */
   sql: (statement: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 };
 
-export const test = base.extend<Fixtures, { database: E2eDatabase }>({
+export const test = base.extend<Fixtures, { database: E2eDatabase; store: Store }>({
   // Set by each project in playwright.config.ts.
   database: [undefined as unknown as E2eDatabase, { option: true, scope: "worker" }],
+  // Accounts, tokens and one-time links in the lane's database, by one helper process per worker, started when a test first asks.
+  store: [
+    async ({ database }, provide) => {
+      const store = startStore(database);
+      await provide(store);
+      await store.stop();
+    },
+    { scope: "worker" },
+  ],
   // Every page of every test runs under the app's Content Security Policy: anything it blocks fails the test.
   page: async ({ page }, provide) => {
     const violations: string[] = [];
@@ -33,16 +42,14 @@ export const test = base.extend<Fixtures, { database: E2eDatabase }>({
     expect(violations, "Content Security Policy violations").toEqual([]);
   },
   ownerState: async ({ database }, provide) => provide(path.join(database.dataDir, "owner-storage-state.json")),
-  createUserWithCli: async ({ database }, provide) =>
+  createAccount: async ({ store }, provide) =>
     provide(async (user) => {
-      const args = ["create", "--email", user.email, "--name", user.name, "--role", user.role];
-      const run = await runCli("user", args, { database, stdin: `${user.password}\n` });
-      expect(run, "user CLI").toMatchObject({ code: 0 });
+      await store.createUser(user);
     }),
-  signedInNewAccount: async ({ browser, createUserWithCli }, provide) => {
+  signedInNewAccount: async ({ browser, createAccount }, provide) => {
     const contexts: BrowserContext[] = [];
     await provide(async (user) => {
-      await createUserWithCli(user);
+      await createAccount(user);
       const context = await browser.newContext({ storageState: SIGNED_OUT });
       contexts.push(context);
       const page = await context.newPage();

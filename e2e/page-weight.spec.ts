@@ -1,5 +1,4 @@
 import { startApp } from "../test/support/app-server";
-import { runCli } from "../test/support/cli";
 import { PAGE_SCRIPT_BUDGET, type ScriptWeight, weighPageScripts } from "../test/support/script-weight";
 import { expect, SIGNED_OUT, test } from "./fixtures";
 
@@ -20,15 +19,10 @@ function expectLight(weights: Record<string, ScriptWeight>): void {
   expect(later, "pages that fetched more script by themselves after they loaded").toEqual([]);
 }
 
-test("every staff page loads at most 180 kB of gzipped script on a first visit, and nothing more by itself", async ({ browser, database, ownerState, page }) => {
+test("every staff page loads at most 180 kB of gzipped script on a first visit, and nothing more by itself", async ({ browser, database, ownerState, page, store }) => {
   const plant = await page.request.post("/plants", { headers: { "sec-fetch-site": "same-origin" }, data: { id: 7_630_001, name: "Weighed fern" } });
   expect(plant.status()).toBe(200);
-  const hook = await runCli("webhook", ["create", "--url", "http://127.0.0.1:9/page-weight", "--event", "plant.created"], {
-    database,
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" },
-  });
-  const endpoint = /created webhook endpoint (\S+)/.exec(hook.stderr)?.[1];
-  expect(endpoint, hook.stderr).toBeDefined();
+  const endpoint = await store.createWebhook({ url: "http://127.0.0.1:9/page-weight", events: ["plant.created"] });
 
   const weights: Record<string, ScriptWeight> = {};
   for (const path of ["/", "/plants/new", "/plants/7630001", "/import", "/tokens", "/webhooks", `/webhooks/${endpoint}`, "/team", "/account"]) {
@@ -40,16 +34,14 @@ test("every staff page loads at most 180 kB of gzipped script on a first visit, 
   expectLight(weights);
 });
 
-test("sign-in, setup and an invitation's page load at most 180 kB of gzipped script signed out, and nothing more by themselves", async ({ browser, database }) => {
+test("sign-in, setup and an invitation's page load at most 180 kB of gzipped script signed out, and nothing more by themselves", async ({ browser, database, store }) => {
   // /setup is there only while the database has no account (then it answers 404), and this run's owner is
   // made before any spec: it is weighed on an app of its own, on an empty database.
   const empty = await startApp();
   const weights: Record<string, ScriptWeight> = {};
   try {
     // An invitation's page is where a new member's first visit lands (the reset page shares its components).
-    const invitation = await runCli("user", ["invite", "--email", `weighed-${Date.now()}@plants.example`, "--role", "staff"], { database });
-    expect(invitation, "user invite").toMatchObject({ code: 0 });
-    const join = `${database.baseURL}${new URL(invitation.stdout.trim()).pathname}`;
+    const join = `${database.baseURL}${await store.invitationPath(`weighed-${Date.now()}@plants.example`, "staff")}`;
     for (const url of [`${empty.url}/setup`, `${database.baseURL}/sign-in`, join]) {
       const context = await browser.newContext({ storageState: SIGNED_OUT });
       // Named by page, not by path: a link's path holds its secret.

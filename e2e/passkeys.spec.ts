@@ -61,9 +61,9 @@ async function addPasskey(page: Page, name: string): Promise<void> {
   await expect(page.getByRole("status").filter({ hasText: /Passkey/ })).toHaveText(`Passkey “${name}” added. You are signed out everywhere else.`);
 }
 
-test("a person adds a passkey, signs in with it alone, and removes it, after which it signs no one in", async ({ browser, baseURL, createUserWithCli, sql }) => {
+test("a person adds a passkey, signs in with it alone, and removes it, after which it signs no one in", async ({ browser, baseURL, createAccount, sql }) => {
   const email = `pia-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Pia Passkey", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Pia Passkey", role: "staff", password: PASSWORD });
   const { context, page, cdp, authenticatorId } = await withAuthenticator(browser, baseURL!);
   await signInWithPassword(page, email);
   const elsewhere = await (await browser.newContext({ baseURL: localhost(baseURL!) })).newPage();
@@ -118,9 +118,9 @@ test("a person adds a passkey, signs in with it alone, and removes it, after whi
   await Promise.all([context.close(), elsewhere.context().close()]);
 });
 
-test("with the browser's autofill, the sign-in page offers the passkey and signs in with it, no button pressed", async ({ browser, baseURL, createUserWithCli }) => {
+test("with the browser's autofill, the sign-in page offers the passkey and signs in with it, no button pressed", async ({ browser, baseURL, createAccount }) => {
   const email = `ada-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Ada Autofill", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Ada Autofill", role: "staff", password: PASSWORD });
   const { context, page } = await withAuthenticator(browser, baseURL!, { autofill: true });
   await signInWithPassword(page, email);
   await addPasskey(page, "Phone");
@@ -130,9 +130,9 @@ test("with the browser's autofill, the sign-in page offers the passkey and signs
   await context.close();
 });
 
-test("a deactivated account's passkey signs no one in", async ({ browser, baseURL, createUserWithCli, sql }) => {
+test("a deactivated account's passkey signs no one in", async ({ browser, baseURL, createAccount, sql }) => {
   const email = `dee-${randomUUID().slice(0, 8)}@plants.example`;
-  await createUserWithCli({ email, name: "Dee Gone", role: "staff", password: PASSWORD });
+  await createAccount({ email, name: "Dee Gone", role: "staff", password: PASSWORD });
   const { context, page } = await withAuthenticator(browser, baseURL!);
   await signInWithPassword(page, email);
   await addPasskey(page, "Old phone");
@@ -144,9 +144,9 @@ test("a deactivated account's passkey signs no one in", async ({ browser, baseUR
 });
 
 for (const width of [1280, 375]) {
-  test(`the account page's passkeys and the sign-in page have no axe violations at ${width}px, nor are wider than the screen`, async ({ browser, baseURL, createUserWithCli }) => {
+  test(`the account page's passkeys and the sign-in page have no axe violations at ${width}px, nor are wider than the screen`, async ({ browser, baseURL, createAccount }) => {
     const email = `axe-pk-${width}-${randomUUID().slice(0, 8)}@plants.example`;
-    await createUserWithCli({ email, name: "Ada Accessible", role: "staff", password: PASSWORD });
+    await createAccount({ email, name: "Ada Accessible", role: "staff", password: PASSWORD });
     const { context, page } = await withAuthenticator(browser, baseURL!);
     await page.setViewportSize({ width, height: 800 });
     await page.goto("/sign-in");

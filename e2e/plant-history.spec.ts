@@ -37,10 +37,10 @@ async function save(page: Page, field: "Name" | "Tag (optional)", value: string)
   await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
 }
 
-test("two people edit a plant through its page: its history shows both, newest first, by name, old → new", async ({ page, browser, baseURL, createUserWithCli, sql }) => {
+test("two people edit a plant through its page: its history shows both, newest first, by name, old → new", async ({ page, browser, baseURL, createAccount, sql }) => {
   const id = BASE + 1n;
   const clerk = { email: `fern-${unique()}@plants.example`, name: `Fern Clerk ${unique()}`, role: "staff" as const, password: PASSWORD };
-  await createUserWithCli(clerk);
+  await createAccount(clerk);
   const [{ id: clerkId }] = (await sql("SELECT id FROM users WHERE email = $1", [clerk.email])) as [{ id: string }];
   const [{ id: ownerId }] = (await sql("SELECT id FROM users WHERE email = $1", [OWNER.email])) as [{ id: string }];
   await addPlants(page, [{ id, name: "Monstera", tag: "aroid" }]);
@@ -87,13 +87,13 @@ test("two people edit a plant through its page: its history shows both, newest f
   }
 });
 
-test("a long history is paged, 20 changes at a time, by record ids above 2^53", async ({ page, request, database, sql }) => {
+test("a long history is paged, 20 changes at a time, by record ids above 2^53", async ({ page, request, database, sql, store }) => {
   const id = BASE + 2n;
   // The records' ids go past 2^53 from here on, as a store that has recorded that much would have them.
   const past = "9007199254740993";
   if (database.provider === "sqlite") await sql("UPDATE sqlite_sequence SET seq = max(seq, $1) WHERE name = 'activity'", [past]);
   else await sql(`SELECT setval(pg_get_serial_sequence('"activity"', 'id'), greatest((SELECT max(id) FROM activity), $1::bigint))`, [past]);
-  const token = await writeToken(database);
+  const token = await writeToken(store);
   await addPlants(page, [{ id, name: "v0" }]);
   for (let n = 1; n <= 21; n++) await patchAsSomeoneElse(request, token, id, `{"name":"v${n}"}`);
 

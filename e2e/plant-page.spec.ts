@@ -7,8 +7,8 @@ import { addPlants, bearer, patchAsSomeoneElse, writeToken } from "./plants";
 
 let token = "";
 
-test.beforeAll(async ({ database }) => {
-  token = await writeToken(database);
+test.beforeAll(async ({ store }) => {
+  token = await writeToken(store);
 });
 
 test("a browser gets the plant's page where a program gets its JSON, at the same URL", async ({ page, request }) => {

@@ -1,7 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { runCli } from "../test/support/cli";
-import type { E2eDatabase } from "../test/support/e2e-databases";
 import { expect } from "./fixtures";
+import type { Store } from "./support/store";
 
 // What the plants specs share: plants made through the API (exact ids, as
 // JSON text: Playwright's `data` would pass them through JSON.stringify),
@@ -39,11 +38,9 @@ export async function setAddedAt(sql: (statement: string, params?: unknown[]) =>
   await sql("UPDATE plants SET created_at = $1 WHERE id = $2", [iso.replace("Z", "+00:00"), id.toString()]);
 }
 
-/** A plants:write token made with the operator's CLI. */
-export async function writeToken(database: E2eDatabase): Promise<string> {
-  const run = await runCli("token", ["create", "--name", "e2e plants", "--scope", "plants:write"], { database });
-  expect(run, "token CLI").toMatchObject({ code: 0 });
-  return run.stdout.trim();
+/** A plants:write token, as the operator's `token create` makes one. */
+export function writeToken(store: Store): Promise<string> {
+  return store.createToken("e2e plants", ["plants:write"]);
 }
 
 /** The API as a program calls it: a bearer token, no cookies. */

@@ -70,7 +70,7 @@ test.afterEach(async ({ sql }) => {
   await sql("DELETE FROM settings WHERE key = 'second_factor_policy'");
 });
 
-test("an owner requires a second factor of everyone, once they have one, and a clerk who has none is made to set one up", async ({ browser, database, sql, signedInNewAccount, createUserWithCli }) => {
+test("an owner requires a second factor of everyone, once they have one, and a clerk who has none is made to set one up", async ({ browser, database, sql, signedInNewAccount, createAccount }) => {
   const owner = { email: `ruth-${unique()}@plants.example`, name: `Ruth ${unique()}`, role: "owner" as const, password: PASSWORD };
   const page = await signedInNewAccount(owner);
   await page.goto("/team");
@@ -102,7 +102,7 @@ test("an owner requires a second factor of everyone, once they have one, and a c
 
   // A clerk with no second factor is sent to set one up right after signing in, and from every other page.
   const clerk = { email: `clara-${unique()}@plants.example`, name: `Clara ${unique()}`, role: "staff" as const, password: PASSWORD };
-  await createUserWithCli(clerk);
+  await createAccount(clerk);
   const clerkContext = await browser.newContext({ storageState: SIGNED_OUT });
   try {
     const clerkPage = await clerkContext.newPage();
@@ -150,9 +150,9 @@ test("an owner requires a second factor of everyone, once they have one, and a c
   expect(JSON.parse(String(record!.changes))).toEqual({ before: { secondFactorPolicy: "off" }, after: { secondFactorPolicy: "everyone" } });
 });
 
-test("an owner clears a clerk's second factors: the clerk's sessions end, and they sign in with their password alone", async ({ page, browser, database, sql, createUserWithCli }) => {
+test("an owner clears a clerk's second factors: the clerk's sessions end, and they sign in with their password alone", async ({ page, browser, database, sql, createAccount }) => {
   const clerk = { email: `cole-${unique()}@plants.example`, name: `Cole ${unique()}`, role: "staff" as const, password: PASSWORD };
-  await createUserWithCli(clerk);
+  await createAccount(clerk);
   const clerkId = await accountId(sql, clerk.email);
   await addTotp(sql, database, clerkId);
   await sql("INSERT INTO passkeys (id, user_id, name, public_key, device_type, backed_up, created_at) VALUES ($1, $2, 'work phone', 'pQECAyYgASFYIA', 'multiDevice', TRUE, $3)", [

@@ -57,9 +57,9 @@ test("sign-in never sends anyone to another site", async ({ page, baseURL }) => 
   }
 });
 
-test("after five failed sign-ins for an account even the right password must wait, and an email with no account is told the same", async ({ page, createUserWithCli }) => {
+test("after five failed sign-ins for an account even the right password must wait, and an email with no account is told the same", async ({ page, createAccount }) => {
   const account = { email: "guessed@plants.example", name: "Gus", role: "staff" as const, password: "the right long passphrase" };
-  await createUserWithCli(account);
+  await createAccount(account);
   const alert = page.getByRole("alert").filter({ hasText: /./ });
   await page.goto("/sign-in");
   for (const email of [account.email, "nobody@plants.example"]) {

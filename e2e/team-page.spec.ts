@@ -95,10 +95,10 @@ test("the invitation form explains what is wrong, and refuses an email an accoun
   await expect(page.getByRole("textbox", { name: /Invitation link/ })).toHaveCount(0);
 });
 
-test("an owner makes a staff account an owner and staff again, makes it a reset link, and deactivates and reactivates it", async ({ page, baseURL, createUserWithCli }) => {
+test("an owner makes a staff account an owner and staff again, makes it a reset link, and deactivates and reactivates it", async ({ page, baseURL, createAccount }) => {
   const id = unique();
   const ivy = { email: `ivy.clerk-${id}@plants.example`, name: `Ivy Clerk ${id}`, role: "staff" as const, password: PASSWORD };
-  await createUserWithCli(ivy);
+  await createAccount(ivy);
   await page.goto("/team");
   const ivyRow = row(page, ivy.email);
   await expect(ivyRow.getByRole("cell").nth(1)).toHaveText(/staff$/);
@@ -158,10 +158,10 @@ test("the only active owner cannot be made staff or deactivated, and is told why
   await expect(page).toHaveURL(/\/team$/);
 });
 
-test("an owner who makes themself staff, with another owner there, leaves the team page", async ({ page, browser, createUserWithCli, sql }) => {
+test("an owner who makes themself staff, with another owner there, leaves the team page", async ({ page, browser, createAccount, sql }) => {
   const id = unique();
   const otto = { email: `otto-${id}@plants.example`, name: `Otto Owner ${id}`, role: "owner" as const, password: PASSWORD };
-  await createUserWithCli(otto);
+  await createAccount(otto);
   try {
     await page.goto("/team");
     await page.getByRole("button", { name: `Make staff ${OWNER.name}` }).click();
@@ -215,9 +215,9 @@ async function signedIn(browser: Browser, user: { email: string; password: strin
 test.describe("as staff who are not owners", () => {
   test.use({ storageState: SIGNED_OUT });
 
-  test("the team is not there: no link, and 404 for the page", async ({ browser, createUserWithCli }) => {
+  test("the team is not there: no link, and 404 for the page", async ({ browser, createAccount }) => {
     const staff = { email: `sol-${unique()}@plants.example`, name: "Sol Staff", role: "staff" as const, password: PASSWORD };
-    await createUserWithCli(staff);
+    await createAccount(staff);
     const { context, page } = await signedIn(browser, staff);
     await expect(navLink(page, "Team")).toHaveCount(0);
     expect((await page.request.get("/team")).status()).toBe(404);
