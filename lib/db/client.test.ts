@@ -59,3 +59,13 @@ it("runs kept statements with each run's own parameters, in transactions and pas
     }
   }
 });
+
+it("commits a transaction that is only slow, past Prisma's own 5 s, as a loaded machine makes one", async () => {
+  // Its statements 6 s apart: under Prisma's default the transaction was rolled back ("expired") and the write lost.
+  await db().$transaction(async (tx) => {
+    await tx.$executeRaw`INSERT INTO plants (id, name, created_at) VALUES (${5n}, ${"Slow"}, ${new Date()})`;
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await tx.$executeRaw`UPDATE plants SET name = ${"Slow, then kept"} WHERE id = ${5n}`;
+  });
+  expect((await db().plant.findUniqueOrThrow({ where: { id: 5n } })).name).toBe("Slow, then kept");
+});

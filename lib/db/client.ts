@@ -19,9 +19,20 @@ export { Prisma };
 export type { AccountLink, ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
 export type Database = PrismaClient;
 
+/**
+ * How long an interactive transaction may run before Prisma rolls it back: as
+ * long as a request may take (REQUEST_TIMEOUT_MS's default). Prisma's own 5 s
+ * is a speed limit, not a hang guard: on a loaded machine an invitation's
+ * transaction on PostgreSQL took 5.4 and 6.8 s and was rolled back, a 500 for
+ * work that was only slow (issue 31).
+ */
+export const TRANSACTION_TIMEOUT_MS = 30_000;
+
 function createClient(database: DatabaseConfig): Database {
-  if (database.provider === "sqlite") return new PrismaClient({ adapter: sqliteAdapter(database.path), transactionOptions: SQLITE_TRANSACTION_OPTIONS });
-  return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url) }) as unknown as Database;
+  if (database.provider === "sqlite") {
+    return new PrismaClient({ adapter: sqliteAdapter(database.path), transactionOptions: { ...SQLITE_TRANSACTION_OPTIONS, timeout: TRANSACTION_TIMEOUT_MS } });
+  }
+  return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url), transactionOptions: { timeout: TRANSACTION_TIMEOUT_MS } }) as unknown as Database;
 }
 
 /**
