@@ -33,7 +33,9 @@ export default defineConfig({
     hookTimeout: 2 * HANG_GUARD_MS,
     expect: { poll: { timeout: HANG_GUARD_MS } },
     reporters: reportFile ? ["default", ["json", { outputFile: reportFile }]] : ["default"],
-    // Two cores: more files at once only make the servers under test slower.
+    // Two cores: more files at once only make the servers under test slower. test:http runs four
+    // (package.json): its files mostly wait (shutdown delays, backup intervals, workers starting), and
+    // at two it ran on alone for the last quarter of a whole run with the CPU half idle.
     maxWorkers: 2,
     // A test file's process lives seconds, and Prisma's query compiler is WebAssembly that V8 would
     // recompile with TurboFan once it runs hot: CPU a short process never earns back (as for the CLIs,
