@@ -33,10 +33,11 @@ export default defineConfig({
     hookTimeout: 2 * HANG_GUARD_MS,
     expect: { poll: { timeout: HANG_GUARD_MS } },
     reporters: reportFile ? ["default", ["json", { outputFile: reportFile }]] : ["default"],
-    // Two cores: more files at once only make the servers under test slower. test:http runs four
-    // (package.json): its files mostly wait (shutdown delays, backup intervals, workers starting), and
-    // at two it ran on alone for the last quarter of a whole run with the CPU half idle.
-    maxWorkers: 2,
+    // How many files run at once is each npm script's --maxWorkers (package.json), not set here: a
+    // project copies the root's value, which then overrides the command line's. Two for the unit and
+    // CLI tests (two cores); four for the HTTP tests, whose files mostly wait (shutdown delays, backup
+    // intervals, workers starting): at two they ran on alone for the last quarter of a whole run, the
+    // CPU half idle. One when none is given (`npx vitest run <file>`).
     // A test file's process lives seconds, and Prisma's query compiler is WebAssembly that V8 would
     // recompile with TurboFan once it runs hot: CPU a short process never earns back (as for the CLIs,
     // cli/launch.mjs). The unit tests took 0.78 of their CPU seconds without it, measured side by side.
