@@ -22,6 +22,16 @@ afterAll(async () => {
 
 const ownApp = (): AppWithTokens => setup!;
 
-describe("list plants", () => describeListPlants(ownApp));
-describe("find plants", () => describeFindPlants(ownApp));
-describe("export plants as CSV", () => describeExportPlantsCsv(ownApp));
+/** The group's tests, each on a table emptied of plants first: their answers are every plant stored. */
+function onEmptiedTable(describeTests: (app: () => AppWithTokens) => void): () => void {
+  return () => {
+    beforeAll(async () => {
+      await ownApp().app.database.query("DELETE FROM plants");
+    });
+    describeTests(ownApp);
+  };
+}
+
+describe("list plants", onEmptiedTable(describeListPlants));
+describe("find plants", onEmptiedTable(describeFindPlants));
+describe("export plants as CSV", onEmptiedTable(describeExportPlantsCsv));

@@ -20,10 +20,7 @@ export function describeExportPlantsCsv(ownApp: () => AppWithTokens): void {
   let writeToken: string;
   let readToken: string;
 
-  beforeAll(async () => {
-    ({ app, writeToken, readToken } = ownApp());
-    await app.database.query("DELETE FROM plants");
-  });
+  beforeAll(() => void ({ app, writeToken, readToken } = ownApp()));
 
   const CSV_TYPE = "text/csv; charset=utf-8; header=present";
 

@@ -14,10 +14,7 @@ export function describeListPlants(ownApp: () => AppWithTokens): void {
   let writeToken: string;
   let readToken: string;
 
-  beforeAll(async () => {
-    ({ app, writeToken, readToken } = ownApp());
-    await app.database.query("DELETE FROM plants");
-  });
+  beforeAll(() => void ({ app, writeToken, readToken } = ownApp()));
 
   async function create(id: string, name = `plant ${id}`): Promise<void> {
     const response = await fetch(`${app.url}/plants`, {
