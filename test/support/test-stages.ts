@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import path from "node:path";
 import { slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
@@ -41,8 +41,12 @@ const STAGES: Stage[] = [
 
 type Outcome = { status: "passed" | "failed" | "not run"; seconds: number; cpuSeconds?: number; output?: string };
 
-// Where the test runners write their JSON reports, read at the end for the slowest tests.
-const reports = mkdtempSync(path.join(tmpdir(), "plant-store-test-reports-"));
+// Where the test runners write their JSON reports, read at the end for the slowest tests: a folder
+// of the run's own, removed at the end, unless the developer names one to keep (each file's and
+// test's start and duration, for a closer look at where a run's time went).
+const keptReports = process.env[TEST_REPORTS_VARIABLE];
+const reports = keptReports || mkdtempSync(path.join(tmpdir(), "plant-store-test-reports-"));
+mkdirSync(reports, { recursive: true });
 
 const started = Date.now();
 const outcomes = new Map<string, Outcome>();
@@ -171,7 +175,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 void runAll().then(() => {
   failures();
   slowest();
-  rmSync(reports, { recursive: true, force: true });
+  if (!keptReports) rmSync(reports, { recursive: true, force: true });
   summary();
   process.exitCode = !interrupted && [...outcomes.values()].every((outcome) => outcome.status === "passed") ? 0 : 1;
 });
