@@ -23,6 +23,8 @@ const SHARED_APP = "test/support/shared-app-global-setup.ts";
 // worker: they need no fresh module registry each, which cost a third of a
 // second per file under the suite's load.
 const SHARED_MODULES = { isolate: false };
+// A failed test prints what its apps logged as trouble (test/support/app-failures.ts).
+const APP_FAILURES = ["test/support/app-failures.ts"];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -47,9 +49,9 @@ export default defineConfig({
       // are about SQLite's file and its locks, and run in the SQLite project only.
       { extends: true, test: { name: "unit", include: [...UNIT, "test/*.test.ts"], exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
       { extends: true, test: { name: "unit-postgres", include: UNIT, exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"], ...POSTGRES } },
-      { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" }, ...SHARED_MODULES } },
-      { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES, ...SHARED_MODULES } },
-      { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" }, globalSetup: [SHARED_APP], ...SHARED_MODULES } },
+      { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" }, setupFiles: APP_FAILURES, ...SHARED_MODULES } },
+      { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES, setupFiles: APP_FAILURES, ...SHARED_MODULES } },
+      { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" }, globalSetup: [SHARED_APP], setupFiles: APP_FAILURES, ...SHARED_MODULES } },
       // Several instances as one service is a PostgreSQL deployment: test/instances runs there only.
       {
         extends: true,
@@ -59,6 +61,7 @@ export default defineConfig({
           exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"],
           ...POSTGRES,
           globalSetup: [...POSTGRES.globalSetup, SHARED_APP],
+          setupFiles: APP_FAILURES,
           ...SHARED_MODULES,
         },
       },

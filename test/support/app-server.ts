@@ -105,9 +105,12 @@ export async function startApp(
     });
   }
 
+  const record = { env, output: () => log };
+  running.add(record);
   try {
     await launch();
   } catch (error) {
+    running.delete(record);
     if (ownsDatabase) await database.drop();
     throw error;
   }
@@ -119,6 +122,7 @@ export async function startApp(
     output: () => log,
     stop: async () => {
       await halt();
+      running.delete(record);
       if (ownsDatabase) await database.drop();
     },
     kill: halt,
@@ -128,6 +132,29 @@ export async function startApp(
       await launch();
     },
   };
+}
+
+// The apps this process has started and not stopped, for the failure report (test/support/app-failures.ts).
+const running = new Set<{ env: NodeJS.ProcessEnv; output(): string }>();
+
+// What a server logs when it answered 500 or gave up on something: the cause a failed test's assertion cannot show.
+const TROUBLE = /"level":"(error|fatal)"|"message":"unhandled error"|"status":5\d\d/;
+
+/** The trouble the apps still running have logged (troubleReport), app by app; empty when there is none. */
+export function troubleInRunningApps(): string {
+  return [...running].map((app) => troubleReport(app)).filter(Boolean).join("\n\n");
+}
+
+/**
+ * The lines of trouble an app has logged (errors, unhandled errors, 5xx answers), the last 20, each cut
+ * to 1,200 characters, under a heading naming the app; empty when there are none.
+ */
+export function troubleReport({ env, output }: Pick<AppServer, "env" | "output">, limit = 20, width = 1_200): string {
+  const lines = output().split("\n").filter((line) => TROUBLE.test(line));
+  if (lines.length === 0) return "";
+  const shown = lines.slice(-limit).map((line) => (line.length > width ? `${line.slice(0, width)}…` : line));
+  const processes = env.WEB_CONCURRENCY === "1" ? "one process" : `WEB_CONCURRENCY=${env.WEB_CONCURRENCY}`;
+  return [`the app on port ${env.PORT} (${processes}) logged ${lines.length} line(s) of trouble${lines.length > limit ? `, the last ${limit}` : ""}:`, ...shown].join("\n");
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startApp } from "./app-server";
+import { startApp, troubleReport } from "./app-server";
 import type { SharedAppPlace } from "./shared-app";
 import { makeTestDatabase } from "./test-database";
 
@@ -30,6 +30,9 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
       () => true,
       () => false,
     );
+    // A failed test on the shared app shows only its assertion; the app's errors say why (test/support/app-failures.ts).
+    const trouble = troubleReport(app);
+    if (trouble) console.error(`project ${project.name}, the shared app: ${trouble}`);
     await app.stop();
     await database.drop();
     if (!answering) throw new Error(`the shared app of project ${project.name} stopped during the run:\n${app.output()}`);
