@@ -78,7 +78,10 @@ export async function startApp(
   // A port chosen beforehand when the app must know its own address (NEXTAUTH_URL).
   const port = options.port ?? (await freePort());
   // Metrics off unless a test asks for them: many apps start at once, and the default port is one.
-  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", ...options.env });
+  // Idle connections kept for ten minutes, not the default 5 s: a kept-alive connection the server
+  // closes just as the test's next request goes out is reset (ECONNRESET), a race any HTTP client may
+  // meet, and one a loaded machine, which delays both sides, makes common (issue 31).
+  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", KEEP_ALIVE_TIMEOUT_MS: "600000", ...options.env });
   const url = `http://127.0.0.1:${port}`;
   let log = "";
   let child: ChildProcess | undefined;
