@@ -1,6 +1,7 @@
 import { type Browser, chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "@/test/support/chromium";
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 import { sharedApp } from "@/test/support/shared-app";
 
 // /docs in a real browser: the reference renders every operation from
@@ -23,6 +24,8 @@ afterAll(async () => {
 describe("the API reference at /docs", () => {
   it("renders every operation and its schemas from the app alone", async () => {
     const page = await browser.newPage();
+    // Playwright's own 30 s for a navigation or a wait is a speed check; the hang guard is minutes (issue 31).
+    page.setDefaultTimeout(HANG_GUARD_MS);
     const elsewhere: string[] = [];
     const errors: string[] = [];
     page.on("request", (request) => {

@@ -110,15 +110,17 @@ describe("scheduled backups with two workers", () => {
       const lines = logLinesOf(app).filter((line) => line.message === "backup taken");
       return lines.length >= 3 && lines;
     }, "three scheduled backups");
-    // A schedule in each worker would have taken two at once at the start, and two every interval.
-    expect(taken).toHaveLength(3);
+    // Three or more: a loaded machine may look only once a fourth has been taken (issue 31).
     for (const line of taken) expect(line).not.toHaveProperty("worker");
-    const files = readdirSync(backupDir).filter(isScheduledBackupName).sort();
-    expect(files).toEqual(taken.map((line) => path.basename(line.file as string)).sort());
+    // The files are the backups the log names: read both until they agree, since one may be taken between the reads.
+    const backupFiles = () => readdirSync(backupDir).filter(isScheduledBackupName).sort();
+    const loggedFiles = () => logLinesOf(app).filter((line) => line.message === "backup taken").map((line) => path.basename(line.file as string)).sort();
+    await expect.poll(() => (backupFiles().join() === loggedFiles().join() ? "the same" : `${backupFiles().join()} against ${loggedFiles().join()}`)).toBe("the same");
+    // One an interval: a schedule in each worker would have taken two at once at the start, and two every interval.
     // Named for when each began, to the second.
-    const began = files.map((name) => Date.parse(name.replace(/^plant-store-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.db$/, "$1-$2-$3T$4:$5:$6Z")));
-    expect(began[1]! - began[0]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
-    expect(began[2]! - began[1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
+    const began = backupFiles().map((name) => Date.parse(name.replace(/^plant-store-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.db$/, "$1-$2-$3T$4:$5:$6Z")));
+    expect(began.length).toBeGreaterThanOrEqual(3);
+    for (let index = 1; index < began.length; index++) expect(began[index]! - began[index - 1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 1_000);
     expect(logLinesOf(app).filter((line) => line.level === "error")).toEqual([]);
   });
 

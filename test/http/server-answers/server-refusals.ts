@@ -87,13 +87,19 @@ export function describeServerRefusals(ownApp: () => AppServer): void {
     });
 
     it("do not hold up anyone else meanwhile", async () => {
-      // On an app with the default HEADERS_TIMEOUT_MS (10 s, not this file's 1 s), so that a loaded machine's
-      // slowness cannot cut the slow client off first: held up, the other request would be answered only after.
+      // On the shared app, whose HEADERS_TIMEOUT_MS is long (test/support/app-server.ts), not this file's 1 s,
+      // so that a loaded machine's slowness cannot cut the slow client off first: held up, the other request
+      // would be answered only after. The test then hangs up on the slow client itself.
       const shared = sharedApp();
       let slowCut = false;
-      const slow = exchange((socket) => socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n"), Number(new URL(shared.url).port)).then(() => (slowCut = true));
+      let slowClient: ReturnType<typeof connect> | undefined;
+      const slow = exchange((socket) => {
+        slowClient = socket;
+        socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+      }, Number(new URL(shared.url).port)).then(() => (slowCut = true));
       expect((await fetch(`${shared.url}/healthz`)).status).toBe(200);
       expect(slowCut, "answered only once the slow client was cut off").toBe(false);
+      slowClient?.destroy();
       await slow;
     });
   });
