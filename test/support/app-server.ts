@@ -116,16 +116,13 @@ export async function startApp(
     });
   }
 
-  const record = { env, output: () => log };
-  running.add(record);
   try {
     await launch();
   } catch (error) {
-    running.delete(record);
     if (ownsDatabase) await database.drop();
     throw error;
   }
-  return {
+  const app: AppServer = {
     url,
     port,
     database,
@@ -133,7 +130,7 @@ export async function startApp(
     output: () => log,
     stop: async () => {
       await halt();
-      running.delete(record);
+      running.delete(app);
       if (ownsDatabase) await database.drop();
     },
     kill: halt,
@@ -143,10 +140,12 @@ export async function startApp(
       await launch();
     },
   };
+  running.add(app);
+  return app;
 }
 
 // The apps this process has started and not stopped, for the failure report (test/support/app-failures.ts).
-const running = new Set<{ env: NodeJS.ProcessEnv; output(): string }>();
+const running = new Set<AppServer>();
 
 // What a server logs when it answered 500 or gave up on something: the cause a failed test's assertion cannot show.
 const TROUBLE = /"level":"(error|fatal)"|"message":"unhandled error"|"status":5\d\d/;
