@@ -35,6 +35,7 @@ import type { DatabaseProvider } from "@/lib/db/database-url";
 import { appEnv, startScriptArguments } from "@/test/support/app-env";
 import { freePort } from "@/test/support/app-server";
 import { send } from "@/test/support/worker-requests";
+import { SETTLED_MS } from "@/lib/server/cluster-role";
 import { childPids } from "@/test/support/process-tree";
 import { makeTestDatabase } from "@/test/support/test-database";
 
@@ -46,9 +47,8 @@ const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 // A hang guard: a start that takes this long has failed, on any machine.
 const LONGEST_START_MS = 180_000;
 // The primary replaces a worker that dies within this long of its fork only after a pause (a crash at start may
-// come again: SETTLED_MS, lib/server/cluster-primary.ts); one that has served longer is replaced at once, as a
+// come again: SETTLED_MS, lib/server/cluster-role.ts); one that has served longer is replaced at once, as a
 // crash in service is. The kill waits that long after the fork, and a little more for the fork's own time.
-const SETTLED_MS = 10_000;
 const SETTLED_MARGIN_MS = 1_000;
 // The place whose worker is killed: any would do, and always the same one keeps the rounds alike.
 const KILLED_PLACE = 0;

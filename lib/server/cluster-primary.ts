@@ -2,7 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
 import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
-import { WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
+import { SETTLED_MS, WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { flushLog, log } from "@/lib/server/log";
 import { clusterMetrics } from "@/lib/server/metrics";
@@ -31,9 +31,8 @@ import { isStopSignal, onStopSignal, type StopSignal } from "@/lib/server/stop-s
 // lib/server/shutdown.ts says why).
 // It never loads Next.js, React or Prisma's client: about 60 MB resident (measured, docs/operations.md).
 
-// A worker that served this long had started well; one that dies sooner may die again at once
-// (a crash at start, a database that refuses it), and its replacement waits, longer each time.
-const SETTLED_MS = 10_000;
+// A worker that dies within SETTLED_MS (lib/server/cluster-role.ts) may die again at once, and its
+// replacement waits, longer each time.
 const LONGEST_REPLACEMENT_DELAY_MS = 10_000;
 // Beyond the workers' own deadline (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS): a worker that has not
 // exited by then is stuck, and is killed.

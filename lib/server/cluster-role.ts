@@ -9,6 +9,13 @@ import cluster from "node:cluster";
 // checkpoints); the scheduled backups, which need neither, run in the primary
 // (lib/backup/backup-schedule-link.ts).
 
+/**
+ * A worker that served this long had started well; one that dies sooner may die again at once (a crash
+ * at start, a database that refuses it), so the primary replaces it only after a pause
+ * (lib/server/cluster-primary.ts). Here, not there, so that a bench can wait it out without loading the primary.
+ */
+export const SETTLED_MS = 10_000;
+
 /** Set by the primary in each worker's environment; not configuration, so not in env.ts. */
 export const WORKER_PLACE_VARIABLE = "PLANT_STORE_WORKER";
 
