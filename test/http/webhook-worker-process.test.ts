@@ -9,7 +9,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-pr
 // (WEBHOOK_WORKER=off). It sends what the app's writes made, and stops
 // cleanly on SIGTERM.
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms", WEBHOOK_TIMEOUT_MS: "5000" };
+const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms" };
 
 let app: AppServer;
 let receiver: WebhookReceiver;

@@ -20,7 +20,7 @@ let endpoint: TestEndpoint;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   app = await startApp({
-    env: { WEB_CONCURRENCY: "2", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms", WEBHOOK_TIMEOUT_MS: "5000" },
+    env: { WEB_CONCURRENCY: "2", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms" },
   });
   token = await createToken(app.database, ["plants:write"]);
   await waitForLine(app.output, (line) => line.message === "listening");

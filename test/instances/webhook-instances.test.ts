@@ -10,7 +10,7 @@ import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-pr
 // still each event reaches each endpoint exactly once while the receivers
 // answer 200.
 
-const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms", WEBHOOK_TIMEOUT_MS: "5000" };
+const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_RETRY_SCHEDULE: "0,300ms,300ms" };
 
 let database: TestDatabase;
 let instances: AppServer[];

@@ -19,7 +19,8 @@ export type WorkerProcess = {
 
 /** Starts the worker and waits until it says it runs. */
 export async function startWorkerProcess(database: Pick<TestDatabase, "env">, env: Partial<NodeJS.ProcessEnv> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, cliCommand("worker"), { cwd: ROOT, env: appEnv(database, env), stdio: ["ignore", "pipe", "pipe"] });
+  // A webhook attempt given two minutes unless a test sets its own, as startApp gives it (test/support/app-server.ts).
+  const child = spawn(process.execPath, cliCommand("worker"), { cwd: ROOT, env: appEnv(database, { WEBHOOK_TIMEOUT_MS: "120000", ...env }), stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
