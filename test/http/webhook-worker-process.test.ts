@@ -43,7 +43,7 @@ it("sends nothing from an app with WEBHOOK_WORKER=off; the worker process sends 
   expect(receiver.received).toEqual([]);
   expect(app.output()).not.toContain("webhook worker started");
 
-  // At SIGTERM it waits half its 30 s deadline for the hanging attempt below, then cuts it short and has the
+  // At a stop signal it waits half its 30 s deadline for the hanging attempt below, then cuts it short and has the
   // other half to stop, many times what a loaded machine needs; the attempt's own limit cannot run out first.
   worker = await startWorkerProcess(app.database, { ...ENV, WEBHOOK_TIMEOUT_MS: "600000", SHUTDOWN_TIMEOUT_MS: "30000" });
   await receiver.waitFor("the delivery", () => receiver.acknowledged().size === 1);
@@ -53,12 +53,13 @@ it("sends nothing from an app with WEBHOOK_WORKER=off; the worker process sends 
   expect(receiver.unverified()).toEqual([]);
 });
 
-it("on SIGTERM, gives back the delivery it was sending and exits 0", async () => {
+// SIGHUP (a closed terminal) stops it as SIGTERM and SIGINT do: one listener for every stop signal (lib/server/stop-signals.ts).
+it("on SIGHUP, gives back the delivery it was sending and exits 0", async () => {
   receiver.received.length = 0;
   receiver.script(() => ({ status: 200, hang: true }));
   await post(3);
   await receiver.waitFor("the attempt", () => receiver.received.length === 1);
-  expect(await worker!.kill("SIGTERM")).toEqual({ code: 0, signal: null });
+  expect(await worker!.kill("SIGHUP")).toEqual({ code: 0, signal: null });
   const messages = messagesInTimeOrder(worker!.output());
   expect(inOrder(messages, ["shutting down", "webhook worker stopped", "shut down"]), messages.join("\n")).toBe(true);
   expect((await deliveryRows(app.database, endpoint.id)).filter((row) => row.status !== "delivered")).toEqual([
