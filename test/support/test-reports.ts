@@ -17,19 +17,70 @@ export function testReportFile(): string | undefined {
 
 export type TimedTest = { stage: string; file: string; name: string; seconds: number };
 
-type VitestReport = { testResults: { name: string; assertionResults: { fullName: string; duration?: number | null }[] }[] };
-type PlaywrightSuite = { file?: string; title: string; suites?: PlaywrightSuite[]; specs?: { title: string; file: string; tests: { projectName: string; results: { duration: number }[] }[] }[] };
+type VitestReport = {
+  testResults: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string; duration?: number | null; failureMessages?: string[] | null }[] }[];
+};
+type PlaywrightResult = { duration: number; status?: string; error?: { message?: string } };
+type PlaywrightTest = { projectName: string; status?: string; results: PlaywrightResult[] };
+type PlaywrightSuite = { file?: string; title: string; suites?: PlaywrightSuite[]; specs?: { title: string; file: string; tests: PlaywrightTest[] }[] };
+
+function reportsIn(folder: string): { stage: string; report: VitestReport | { suites: PlaywrightSuite[] } }[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => ({ stage: name.slice(0, -".json".length), report: JSON.parse(readFileSync(path.join(folder, name), "utf8")) as VitestReport | { suites: PlaywrightSuite[] } }));
+}
 
 /** The `count` slowest tests of every report in `folder`, slowest first. */
 export function slowestTests(folder: string, count: number): TimedTest[] {
-  const tests = readdirSync(folder)
-    .filter((name) => name.endsWith(".json"))
-    .flatMap((name) => {
-      const stage = name.slice(0, -".json".length);
-      const report = JSON.parse(readFileSync(path.join(folder, name), "utf8")) as VitestReport | { suites: PlaywrightSuite[] };
-      return "testResults" in report ? vitestTests(stage, report) : playwrightTests(stage, report.suites);
-    });
+  const tests = reportsIn(folder).flatMap(({ stage, report }) => ("testResults" in report ? vitestTests(stage, report) : playwrightTests(stage, report.suites)));
   return tests.sort((a, b) => b.seconds - a.seconds).slice(0, count);
+}
+
+export type FailedTest = { stage: string; test: string; reason: string };
+
+/**
+ * Every failed test of the reports in `folder`, with the first line of its
+ * error: the end of a CI log then says what failed and why, where the
+ * runner's own account of it is thousands of lines further up.
+ */
+export function failedTests(folder: string): FailedTest[] {
+  return reportsIn(folder).flatMap(({ stage, report }) => ("testResults" in report ? vitestFailures(stage, report) : playwrightFailures(stage, report.suites)));
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** The first line that says something, without colours, at most 300 characters. */
+function firstLine(text: string | undefined): string {
+  const line = (text ?? "").replace(ANSI, "").split("\n").map((each) => each.trim()).find((each) => each !== "") ?? "(no message)";
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+function vitestFailures(stage: string, report: VitestReport): FailedTest[] {
+  return report.testResults.flatMap((file) => {
+    const name = path.relative(process.cwd(), file.name);
+    const tests = file.assertionResults
+      .filter((test) => test.status === "failed")
+      .map((test) => ({ stage, test: `${name} > ${test.fullName}`, reason: vitestReason(test.failureMessages?.[0]) }));
+    // A file that failed outside its tests (a hook, an import): its own message.
+    return tests.length === 0 && file.status === "failed" ? [{ stage, test: name, reason: firstLine(file.message) }] : tests;
+  });
+}
+
+// Vitest's report keeps a time-out as the stack it captured where the test was declared, without the message.
+function vitestReason(message: string | undefined): string {
+  const line = firstLine(message);
+  return line === "Error: STACK_TRACE_ERROR" ? "ran out of time (the test's hang guard)" : line;
+}
+
+function playwrightFailures(stage: string, suites: PlaywrightSuite[]): FailedTest[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === "unexpected")
+        .map((test) => ({ stage, test: `e2e/${spec.file} > [${test.projectName}] ${spec.title}`, reason: firstLine(test.results.at(-1)?.error?.message) })),
+    ),
+    ...playwrightFailures(stage, suite.suites ?? []),
+  ]);
 }
 
 function vitestTests(stage: string, report: VitestReport): TimedTest[] {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import path from "node:path";
-import { slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
+import { failedTests, slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
 
 // `npm test`: every stage of the suite, each the npm script a developer runs
 // alone, started as soon as what it needs is done, rather than one after the
@@ -120,15 +120,24 @@ async function runAll(): Promise<void> {
 const FAILURE_LINE = /^\s*(FAIL\s|\d+\) \[)/;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** The failed tests again, after every stage's output: a log read from its end (CI's) shows them without scrolling back. */
+/**
+ * The failed tests again, after every stage's output, each with the first line of its error (from
+ * the runners' reports): a log read from its end (CI's) shows what failed and why without scrolling
+ * back. A stage that wrote no report of its failures is named by the lines of its output that say so.
+ */
 function failures(): void {
+  const reported = failedTests(reports);
   for (const { script } of STAGES) {
     const output = outcomes.get(script)?.output;
     if (output === undefined) continue;
-    const lines = [...new Set(output.replace(ANSI, "").split("\n").filter((line) => FAILURE_LINE.test(line)).map((line) => line.trim()))];
+    const ofStage = reported.filter((failure) => failure.stage === script);
+    const lines =
+      ofStage.length > 0
+        ? ofStage.flatMap((failure) => [failure.test, `  ↳ ${failure.reason}`])
+        : [...new Set(output.replace(ANSI, "").split("\n").filter((line) => FAILURE_LINE.test(line)).map((line) => line.trim()))];
     process.stdout.write(`\n${script} failed${lines.length > 0 ? ":" : " (its output above says why)"}\n`);
     for (const line of lines.slice(0, 40)) process.stdout.write(`  ${line}\n`);
-    if (lines.length > 40) process.stdout.write(`  ... and ${lines.length - 40} more\n`);
+    if (lines.length > 40) process.stdout.write(`  ... and ${lines.length - 40} more lines\n`);
   }
 }
 
@@ -173,8 +182,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 void runAll().then(() => {
-  failures();
+  // The failures last but for the summary: CI shows the end of the log.
   slowest();
+  failures();
   if (!keptReports) rmSync(reports, { recursive: true, force: true });
   summary();
   process.exitCode = !interrupted && [...outcomes.values()].every((outcome) => outcome.status === "passed") ? 0 : 1;
