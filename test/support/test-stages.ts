@@ -47,6 +47,8 @@ type Outcome = { status: "passed" | "failed" | "not run"; seconds: number; cpuSe
 const keptReports = process.env[TEST_REPORTS_VARIABLE];
 const reports = keptReports || mkdtempSync(path.join(tmpdir(), "plant-store-test-reports-"));
 mkdirSync(reports, { recursive: true });
+// A kept folder may hold an earlier run's reports: a stage that writes none this time must not be read from them.
+for (const { script } of STAGES) rmSync(path.join(reports, `${script}.json`), { force: true });
 
 const started = Date.now();
 const outcomes = new Map<string, Outcome>();
