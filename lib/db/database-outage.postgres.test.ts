@@ -174,6 +174,33 @@ describe("unreachable", () => {
   });
 });
 
+describe("busy", () => {
+  it("a transaction that finds no connection free in the pool within its maxWait (P2028): nothing was begun", async () => {
+    const url = new URL(database.url);
+    const pool = new pg.Pool({ connectionString: url.href, max: 1 });
+    pool.on("error", () => {});
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 200 } });
+    clients.push({ end: () => prisma.$disconnect().then(() => pool.end()) });
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let begun = () => {};
+    const held = new Promise<void>((resolve) => (begun = resolve));
+    // The pool's one connection, in a transaction until released.
+    const first = prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe("SELECT 1");
+      begun();
+      await holding;
+    });
+    await held;
+    const error = await failure(prisma.$transaction(async (tx) => tx.plant.create({ data: { id: 2n, name: "Never" } })));
+    release();
+    await first;
+    expect(error).toMatchObject({ code: "P2028" });
+    expect(databaseOutage(error)).toBe("busy");
+    expect(await prisma.plant.findUnique({ where: { id: 2n } })).toBeNull();
+  });
+});
+
 describe("no outage", () => {
   it("a statement the server refuses, raw and through Prisma", async () => {
     const { pool, prisma } = connectTo();

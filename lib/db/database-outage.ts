@@ -14,8 +14,10 @@ import { setImmediate as nextTurn } from "node:timers/promises";
  * - unreachable: no connection could be had (refused, the server would not
  *   accept one now), or the one in hand was found dead before a statement
  *   went out, or the server ended the session with a fatal error.
- * - busy: SQLite waited its busy timeout for another process's write lock;
- *   the statement did nothing.
+ * - busy: SQLite waited its busy timeout for another process's write lock,
+ *   or an interactive transaction found no connection free in the pool
+ *   within its maxWait (Prisma's P2028, which answered 500 before); the
+ *   statement did nothing.
  * Either way, a request that needs the database cannot be answered now.
  */
 export type DatabaseOutage = "lost" | "unreachable" | "busy";
@@ -43,6 +45,7 @@ export function databaseOutage(error: unknown): DatabaseOutage | undefined {
   const { meta } = error as { meta?: { driverAdapterError?: unknown } };
   if (meta?.driverAdapterError !== undefined) return databaseOutage(meta.driverAdapterError);
   if (error.name === "DriverAdapterError") return adapterOutage((error as { cause?: AdapterCause }).cause);
+  if ((error as { code?: unknown }).code === "P2028" && error.message.includes(NOT_STARTED)) return "busy";
   return driverOutage(error as DriverError);
 }
 
@@ -71,6 +74,9 @@ function adapterOutage(cause: AdapterCause | undefined): DatabaseOutage | undefi
       return undefined;
   }
 }
+
+// Prisma's words for a transaction it gave up starting (P2028 also names a transaction that expired or closed).
+const NOT_STARTED = "Unable to start a transaction in the given time";
 
 type DriverError = { code?: unknown; severity?: unknown; message?: unknown };
 

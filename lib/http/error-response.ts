@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { type ErrorKindName, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/http/error-catalogue";
 import { jsonResponse } from "@/lib/http/json-response";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
+import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
 import type { ApiErrorBody } from "@/lib/validations/api-error";
@@ -53,6 +54,12 @@ const OUTAGES: Record<DatabaseOutage, string> = {
   unreachable: "the database cannot be reached",
   busy: "the database is busy with another process's write",
 };
+// Busy on PostgreSQL: every connection of the pool stayed in use past the wait for one (DATABASE_POOL_SIZE).
+const BUSY_POSTGRES = "the database is busy: no connection of the pool came free in time";
+
+function outageWords(outage: DatabaseOutage): string {
+  return outage === "busy" && env().database.provider === "postgresql" ? BUSY_POSTGRES : OUTAGES[outage];
+}
 
 // RFC 9110 section 9.2.1: a safe method changes nothing, so nothing about it is left in doubt.
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -67,9 +74,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 function outageMessage(outage: DatabaseOutage, method: string): string {
   const retry = `after ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (Retry-After)`;
-  if (SAFE_METHODS.has(method)) return `${OUTAGES[outage]}; try again ${retry}`;
-  if (outage !== "lost") return `${OUTAGES[outage]}, so nothing was changed; try again ${retry}`;
-  return `${OUTAGES[outage]}, so whether this change was made is not known; repeating the request is safe, ${retry}`;
+  if (SAFE_METHODS.has(method)) return `${outageWords(outage)}; try again ${retry}`;
+  if (outage !== "lost") return `${outageWords(outage)}, so nothing was changed; try again ${retry}`;
+  return `${outageWords(outage)}, so whether this change was made is not known; repeating the request is safe, ${retry}`;
 }
 
 /** An error raised by Prisma or a database driver (a dropped table, say), as opposed to a bug in our own code. */
