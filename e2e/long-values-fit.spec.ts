@@ -49,6 +49,10 @@ function layout(page: Page): Promise<Layout> {
 }
 
 async function expectFits(page: Page, what: string) {
+  // The page as its viewer sees it once loaded: until it has hydrated, every time reads "… UTC" (the server
+  // cannot know the viewer's zone: components/shared/local-time.tsx), and on a loaded machine a layout
+  // measured that soon found the owner's token table wider than its frame.
+  await expect(page.locator("main time").filter({ hasText: / UTC$/ }), `${what}: hydrated`).toHaveCount(0);
   const found = await layout(page);
   expect(found.pageFits, `${what}: no sideways scrolling`).toBe(true);
   expect(found.spilling, `${what}: nothing spills out of its box or scrolls inside it`).toEqual([]);
