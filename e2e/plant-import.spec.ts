@@ -26,6 +26,9 @@ async function expectRows(page: Page, table: string, rows: string[][]): Promise<
 test.beforeEach(async ({ page }) => {
   await page.goto("/import");
   await expect(page.getByRole("heading", { name: "Import plants" })).toBeVisible();
+  // The fields are disabled until the page has hydrated (components/forms/hydrated-form.tsx): the keyboard-only
+  // spec's focus(), unlike fill, waits for nothing, and a key pressed sooner would go nowhere.
+  await expect(page.getByLabel("Or paste CSV text")).toBeEnabled();
 });
 
 test("pasted CSV: the preview says what each row would do and stores nothing; the import stores exactly the valid rows", async ({ page, sql }) => {

@@ -149,6 +149,8 @@ test("delete asks first, naming the plant, from the keyboard, then the list says
   await addPlants(page, [{ id, name: "Monstera deliciosa", tag: "e2e-delete" }]);
   await page.goto(`/plants/${id}`);
   const opener = page.getByRole("button", { name: "Delete plant" });
+  // Enabled once the page has hydrated: focus() waits for nothing, and a key pressed sooner would do nothing.
+  await expect(opener).toBeEnabled();
   await opener.focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: `Delete Monstera deliciosa (id ${id})?` });

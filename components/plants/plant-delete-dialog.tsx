@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Fact } from "@/components/shared/fact";
 import { leaveFlashMessage } from "@/lib/client/flash-message";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 
 /**
@@ -15,6 +16,7 @@ import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-change
  */
 export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown; onKeep: (current: PlantVersionShown) => void }) {
   const router = useRouter();
+  const hydrated = useHydrated();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -66,7 +68,8 @@ export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown;
 
   return (
     <div className="action">
-      <button type="button" ref={opener} className="danger" onClick={open}>
+      {/* Disabled until hydrated, as the forms' buttons are: before then a press would do nothing. */}
+      <button type="button" ref={opener} className="danger" onClick={open} disabled={!hydrated}>
         Delete plant
       </button>
       <dialog ref={dialog} aria-labelledby="delete-plant-title" aria-describedby="delete-plant-text" className="confirm-dialog" onClose={closed}>
