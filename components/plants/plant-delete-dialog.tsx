@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { DialogOpener } from "@/components/shared/dialog-opener";
 import { Fact } from "@/components/shared/fact";
 import { leaveFlashMessage } from "@/lib/client/flash-message";
-import { useHydrated } from "@/lib/client/use-hydrated";
 import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 
 /**
@@ -16,7 +16,6 @@ import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-change
  */
 export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown; onKeep: (current: PlantVersionShown) => void }) {
   const router = useRouter();
-  const hydrated = useHydrated();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -68,10 +67,9 @@ export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown;
 
   return (
     <div className="action">
-      {/* Disabled until hydrated, as the forms' buttons are: before then a press would do nothing. */}
-      <button type="button" ref={opener} className="danger" onClick={open} disabled={!hydrated}>
+      <DialogOpener ref={opener} className="danger" onClick={open}>
         Delete plant
-      </button>
+      </DialogOpener>
       <dialog ref={dialog} aria-labelledby="delete-plant-title" aria-describedby="delete-plant-text" className="confirm-dialog" onClose={closed}>
         <h2 id="delete-plant-title">
           Delete {target.plant.name} (id <span className="id">{id}</span>)?

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useRef } from "react";
+import { DialogOpener } from "@/components/shared/dialog-opener";
 import type { TeamAct, TeamOutcome } from "@/components/team/team-outcome";
 
 /**
@@ -52,9 +53,9 @@ export function MemberConfirmDialog({
 
   return (
     <>
-      <button type="button" className="danger" aria-disabled={pending} aria-label={button.label} onClick={open}>
+      <DialogOpener className="danger" aria-disabled={pending} aria-label={button.label} onClick={open}>
         {button.text}
-      </button>
+      </DialogOpener>
       <dialog ref={dialog} aria-labelledby={ids.title} aria-describedby={ids.text} className="confirm-dialog">
         <h2 id={ids.title}>{title}</h2>
         <p id={ids.text}>{text}</p>

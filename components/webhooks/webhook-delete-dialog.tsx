@@ -2,6 +2,7 @@
 
 import { useRef } from "react";
 import { deleteEndpoint } from "@/app/(staff)/webhooks/actions";
+import { DialogOpener } from "@/components/shared/dialog-opener";
 
 /**
  * Deletes an endpoint after a confirmation that names its URL, in a modal
@@ -17,9 +18,9 @@ export function WebhookDeleteDialog({ endpointId, url }: { endpointId: string; u
   }
   return (
     <div className="action">
-      <button type="button" className="danger" onClick={open}>
+      <DialogOpener className="danger" onClick={open}>
         Delete endpoint
-      </button>
+      </DialogOpener>
       <dialog ref={dialog} aria-labelledby="delete-endpoint-title" aria-describedby="delete-endpoint-text" className="confirm-dialog">
         <h2 id="delete-endpoint-title">Delete this endpoint?</h2>
         <p id="delete-endpoint-text">
