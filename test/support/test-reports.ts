@@ -47,7 +47,8 @@ export function failedTests(folder: string): FailedTest[] {
   return reportsIn(folder).flatMap(({ stage, report }) => ("testResults" in report ? vitestFailures(stage, report) : playwrightFailures(stage, report.suites)));
 }
 
-const ANSI = /\x1b\[[0-9;]*m/g;
+/** Terminal colours, which the runners put in their messages. */
+export const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** The first line that says something, without colours, at most 300 characters. */
 function firstLine(text: string | undefined): string {
@@ -72,12 +73,20 @@ function vitestReason(message: string | undefined): string {
   return line === "Error: STACK_TRACE_ERROR" ? "ran out of time (the test's hang guard)" : line;
 }
 
+// Playwright's first line says only which expectation failed ("expect(locator).toHaveText(expected) failed"):
+// its Expected and Received lines, when it has them, say how.
+function playwrightReason(message: string | undefined): string {
+  const lines = (message ?? "").replace(ANSI, "").split("\n").map((each) => each.trim());
+  const how = lines.filter((line) => /^(Expected|Received):/.test(line)).join("; ");
+  return firstLine(how === "" ? message : `${firstLine(message)} ${how}`);
+}
+
 function playwrightFailures(stage: string, suites: PlaywrightSuite[]): FailedTest[] {
   return suites.flatMap((suite) => [
     ...(suite.specs ?? []).flatMap((spec) =>
       spec.tests
         .filter((test) => test.status === "unexpected")
-        .map((test) => ({ stage, test: `e2e/${spec.file} > [${test.projectName}] ${spec.title}`, reason: firstLine(test.results.at(-1)?.error?.message) })),
+        .map((test) => ({ stage, test: `e2e/${spec.file} > [${test.projectName}] ${spec.title}`, reason: playwrightReason(test.results.at(-1)?.error?.message) })),
     ),
     ...playwrightFailures(stage, suite.suites ?? []),
   ]);
