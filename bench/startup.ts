@@ -32,10 +32,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { spread } from "@/bench/load";
 import { processCpuMs, processRole, treeCpuMs } from "@/bench/process-tree";
 import type { DatabaseProvider } from "@/lib/db/database-url";
+import { SETTLED_MS } from "@/lib/server/cluster-role";
 import { appEnv, startScriptArguments } from "@/test/support/app-env";
 import { freePort } from "@/test/support/app-server";
 import { send } from "@/test/support/worker-requests";
-import { SETTLED_MS } from "@/lib/server/cluster-role";
 import { childPids } from "@/test/support/process-tree";
 import { makeTestDatabase } from "@/test/support/test-database";
 

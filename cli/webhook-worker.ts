@@ -3,10 +3,11 @@
 // keep it apart from the web servers (set WEBHOOK_WORKER=off for them). It
 // brings the database up to date as the server does, sends until a stop
 // signal (SIGTERM, SIGINT or SIGHUP, as the server: lib/server/stop-signals.ts),
-// then finishes or gives back what it holds, closes the database and exits 0. Compiled at build and run by Node alone, like npm start (before a
-// build, with tsx loaded into the same process: tsx's CLI would run it as a
-// child and SIGKILL it if it did not acknowledge a signal within 30 ms,
-// cutting that clean stop short).
+// then finishes or gives back what it holds, closes the database and exits 0.
+// Compiled at build and run by Node alone, like npm start (before a build,
+// with tsx loaded into the same process: tsx's CLI would run it as a child and
+// SIGKILL it if it did not acknowledge a signal within 30 ms, cutting that
+// clean stop short).
 import { disconnectDatabase } from "@/lib/db/client";
 import { env } from "@/lib/server/env";
 import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";

@@ -53,7 +53,7 @@ function limiter(name: LimitName): { limit: RateLimit; store: RateLimiterAbstrac
 }
 
 /** How long a worker waits for the primary's count before it counts in its own memory. */
-export const PRIMARY_ANSWER_MS = 5_000;
+const PRIMARY_ANSWER_MS = 5_000;
 
 /**
  * The primary's counters, with the worker's own memory as insurance: a primary

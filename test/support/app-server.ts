@@ -70,6 +70,19 @@ function unusedPort(): Promise<number> {
  * shipper would take them off its hands. nodeOptions go to node itself
  * (--cpu-prof, say, which NODE_OPTIONS does not allow).
  */
+// The server's clocks for its clients in the tests' apps (and a worker process's webhook attempt),
+// lengthened unless a test sets its own (issue 31): a loaded machine delays the server as much as the
+// client, and the server blames the client.
+// - Idle connections kept ten minutes, not 5 s: a kept-alive connection the server closes just as the
+//   test's next request goes out is reset (ECONNRESET), a race any HTTP client may meet.
+// - Headers and whole requests given minutes, not 10 and 30 s: a worker whose event loop a loaded
+//   machine held up (loading Next.js, say) checked the time before it read what had long arrived,
+//   and answered 408 to a request sent in one piece.
+// - A webhook attempt given two minutes, not 15 s, and so its claim 130 s: a worker that a loaded machine
+//   held up past its claim saw another worker send the same delivery again (at least once, as
+//   docs/webhooks.md promises, where these tests count each delivery exactly once).
+export const SLOW_MACHINE_CLOCKS = { KEEP_ALIVE_TIMEOUT_MS: "600000", HEADERS_TIMEOUT_MS: "120000", REQUEST_TIMEOUT_MS: "240000", WEBHOOK_TIMEOUT_MS: "120000" };
+
 export async function startApp(
   options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[]; port?: number; root?: string } = {},
 ): Promise<AppServer> {
@@ -78,18 +91,7 @@ export async function startApp(
   // A port chosen beforehand when the app must know its own address (NEXTAUTH_URL).
   const port = options.port ?? (await freePort());
   // Metrics off unless a test asks for them: many apps start at once, and the default port is one.
-  // The server's clocks for its clients, lengthened unless a test sets its own (issue 31): a loaded
-  // machine delays the server as much as the client, and the server blames the client.
-  // - Idle connections kept ten minutes, not 5 s: a kept-alive connection the server closes just as the
-  //   test's next request goes out is reset (ECONNRESET), a race any HTTP client may meet.
-  // - Headers and whole requests given minutes, not 10 and 30 s: a worker whose event loop a loaded
-  //   machine held up (loading Next.js, say) checked the time before it read what had long arrived,
-  //   and answered 408 to a request sent in one piece.
-  // - A webhook attempt given two minutes, not 15 s, and so its claim 130 s: a worker that a loaded machine
-  //   held up past its claim saw another worker send the same delivery again (at least once, as
-  //   docs/webhooks.md promises, where these tests count each delivery exactly once).
-  const slowMachine = { KEEP_ALIVE_TIMEOUT_MS: "600000", HEADERS_TIMEOUT_MS: "120000", REQUEST_TIMEOUT_MS: "240000", WEBHOOK_TIMEOUT_MS: "120000" };
-  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", ...slowMachine, ...options.env });
+  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", ...SLOW_MACHINE_CLOCKS, ...options.env });
   const url = `http://127.0.0.1:${port}`;
   let log = "";
   let child: ChildProcess | undefined;

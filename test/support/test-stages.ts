@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import path from "node:path";
-import { failedTests, slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
+import { ANSI, failedTests, slowestTests, TEST_REPORTS_VARIABLE } from "./test-reports";
 
 // `npm test`: every stage of the suite, each the npm script a developer runs
 // alone, started as soon as what it needs is done, rather than one after the
@@ -120,7 +120,6 @@ async function runAll(): Promise<void> {
 
 // The lines that name a failed test: Vitest's "FAIL  <project> <file> > <test>", Playwright's "  1) [project] › <file>:<line> › <test>".
 const FAILURE_LINE = /^\s*(FAIL\s|\d+\) \[)/;
-const ANSI = /\x1b\[[0-9;]*m/g;
 
 /**
  * The failed tests again, after every stage's output, each with the first line of its error (from

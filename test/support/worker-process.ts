@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import type { Exit } from "@/test/support/app-server";
+import { type Exit, SLOW_MACHINE_CLOCKS } from "@/test/support/app-server";
 import { appEnv } from "@/test/support/app-env";
 import { cliCommand } from "@/test/support/cli";
 import type { TestDatabase } from "@/test/support/test-database";
@@ -19,8 +19,9 @@ export type WorkerProcess = {
 
 /** Starts the worker and waits until it says it runs. */
 export async function startWorkerProcess(database: Pick<TestDatabase, "env">, env: Partial<NodeJS.ProcessEnv> = {}): Promise<WorkerProcess> {
-  // A webhook attempt given two minutes unless a test sets its own, as startApp gives it (test/support/app-server.ts).
-  const child = spawn(process.execPath, cliCommand("worker"), { cwd: ROOT, env: appEnv(database, { WEBHOOK_TIMEOUT_MS: "120000", ...env }), stdio: ["ignore", "pipe", "pipe"] });
+  // A webhook attempt given the time startApp's apps give it, unless a test sets its own.
+  const clock = { WEBHOOK_TIMEOUT_MS: SLOW_MACHINE_CLOCKS.WEBHOOK_TIMEOUT_MS };
+  const child = spawn(process.execPath, cliCommand("worker"), { cwd: ROOT, env: appEnv(database, { ...clock, ...env }), stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
