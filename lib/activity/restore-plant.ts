@@ -3,6 +3,7 @@ import type { Attribution } from "@/lib/activity/actor";
 import { toActivityEntry } from "@/lib/activity/history";
 import { recordActivity } from "@/lib/activity/record";
 import { db } from "@/lib/db/client";
+import { announcePlantChanges } from "@/lib/live/change-signal";
 import { insertPlantIfFree } from "@/lib/plants/plant-queries";
 import type { Plant } from "@/lib/validations/plant";
 import { wakeWebhookWorker } from "@/lib/webhooks/worker-signal";
@@ -41,6 +42,7 @@ export async function restorePlant(recordId: bigint, by: Attribution): Promise<R
   }
   // The plant.created event is in the outbox: no need for the worker to wait for its next poll.
   wakeWebhookWorker();
+  announcePlantChanges();
   return { plant, version: 1, createdAt };
 }
 

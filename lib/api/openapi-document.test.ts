@@ -96,7 +96,7 @@ describe("operations and errors in the document", () => {
   const documented = DECLARATIONS.filter((declaration) => document.paths[declaration.path]?.[declaration.method.toLowerCase()]);
 
   it("documents every declared API operation under its id, with its scope as its security", () => {
-    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "createPlants", "getPlant", "updatePlant", "deletePlant", "getPlantHistory"]);
+    expect(documented.map((declaration) => declaration.operation)).toEqual(["listPlants", "createPlant", "createPlants", "getPlant", "updatePlant", "deletePlant", "getPlantHistory", "followPlantChanges"]);
     for (const { operation, path, method, scope } of documented) {
       expect(document.paths[path]?.[method.toLowerCase()], operation).toMatchObject({ operationId: operation, security: [{ bearerAuth: [scope] }] });
     }

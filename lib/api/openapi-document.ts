@@ -4,7 +4,7 @@ import { ERROR_KINDS, type ErrorKindName } from "@/lib/http/error-catalogue";
 import { EXACT_COUNT } from "@/lib/http/prefer-header";
 import { apiErrorBodySchema } from "@/lib/validations/api-error";
 import { MERGE_PATCH_MEDIA_TYPES } from "@/lib/http/json-body";
-import { listPlantsQuerySchema, newPlantSchema, plantHistoryQuerySchema, plantPatchSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
+import { listPlantsQuerySchema, newPlantSchema, plantEventsQuerySchema, plantHistoryQuerySchema, plantPatchSchema, plantPathSchema, plantSchema } from "@/lib/validations/plant";
 import { plantActivitySchema } from "@/lib/validations/plant-history";
 import { PLANT_BATCH_MAX, plantBatchCsvSchema, plantBatchResultSchema, plantBatchSchema } from "@/lib/validations/plant-batch";
 import { plantEventSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, webhookTestEventSchema } from "@/lib/validations/webhook";
@@ -279,6 +279,35 @@ function operationTexts(): Record<DocumentedOperation, OperationText> {
           description: "A page of the plant's records, newest first",
           headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), present while older records remain', schema: { type: "string" } } },
           content: json({ type: "array", items: ref("schemas", "PlantActivity") }),
+        },
+      },
+    },
+    followPlantChanges: {
+      summary: "Follow the changes to plants as they happen",
+      description: [
+        "Server-Sent Events (text/event-stream): one event per change to a plant, from the API, the staff app, an import, a",
+        "CLI or a restore, in commit order. Each has `id:` its position in the store's sequence of changes (an int64,",
+        "growing in commit order with no gaps), `event:` plant.created, plant.updated or plant.deleted, and `data:` the",
+        "JSON the webhooks carry for it, `{\"type\",\"timestamp\",\"data\"}`, ids exact above 2^53 (parse them as such).",
+        "Without a position the stream starts at now. To resume, send the last id seen in Last-Event-ID (EventSource does",
+        "so by itself) or as ?after=: every change after it is sent, then the stream goes on live, none missed or repeated,",
+        "across restarts, workers and instances. A position older than the changes kept (CHANGE_FEED_RETENTION, 7 days by",
+        "default) or past the newest is 410: re-read the plants, then follow from now. The stream sends `retry:` and a",
+        "comment at least every 10 s; it ends within a second of its token being revoked or expiring, its session ending",
+        "or its account being deactivated, when the server stops, and when the client reads too slowly (it resumes from",
+        "its position when it comes back). Too many open streams for one token or address is 429.",
+      ].join(" "),
+      parameters: [header("Last-Event-ID", false, "The position to resume after: the id of the last event received"), ...parameters(plantEventsQuerySchema, "query")],
+      responses: {
+        "200": {
+          description: "The stream of changes; it stays open",
+          content: {
+            "text/event-stream": {
+              schema: { type: "string", description: "Events as the WHATWG HTML standard's Server-Sent Events define them" },
+              example:
+                'retry: 2000\n: open\n\nid: 42\nevent: plant.created\ndata: {"type":"plant.created","timestamp":"2026-11-29T09:20:00.000Z","data":{"id":9007199254740993,"name":"Monstera deliciosa","tag":"tropical"}}\n\n',
+            },
+          },
         },
       },
     },

@@ -46,6 +46,7 @@ const DECLARED = [
   },
   { operation: "deletePlant", method: "DELETE", path: "/plants/{id}", scope: "plants:write", errors: ["BadRequest", "NotFound", "PreconditionFailed"] },
   { operation: "getPlantHistory", method: "GET", path: "/plants/{id}/history", scope: "plants:read", errors: ["BadRequest", "NotFound"] },
+  { operation: "followPlantChanges", method: "GET", path: "/plants/events", scope: "plants:read", errors: ["BadRequest", "NotAcceptable", "Gone"] },
   { operation: "getOpenApiDocument", method: "GET", path: "/openapi.json", scope: null, errors: [] },
   { operation: "getLiveness", method: "GET", path: "/healthz", scope: null, errors: [], quiet: true },
   { operation: "getReadiness", method: "GET", path: "/readyz", scope: null, errors: ["ServiceUnavailable"], quiet: true },

@@ -60,6 +60,7 @@ it("creates the schema on an empty database and records it as prisma migrate dep
     "activity",
     "api_tokens",
     "passkeys",
+    "plant_changes",
     "plants",
     "rate_limits",
     "recovery_codes",

@@ -15,7 +15,7 @@ export const PLANT_PAGE_ROUTE = "/plant-page";
 /** Under /plants/ besides plants: pages of their own. */
 const PAGES_UNDER_PLANTS = new Set(["new"]);
 /** Under /plants/ besides plants: operations of their own, with no page. */
-const OPERATIONS_UNDER_PLANTS = new Set(["batch"]);
+const OPERATIONS_UNDER_PLANTS = new Set(["batch", "events"]);
 
 export type ApiResource = { kind: "plants" } | { kind: "plant"; segment: string } | { kind: "operation" };
 

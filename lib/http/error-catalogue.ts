@@ -62,6 +62,12 @@ export const ERROR_KINDS = {
     description: "The request's headers, or the whole request, did not arrive within the server's time limits; the connection is closed",
   },
   Conflict: { status: 409, title: "Conflict", description: "A plant with this id already exists with a different name or tag" },
+  Gone: {
+    status: 410,
+    title: "Gone",
+    description:
+      "The change feed cannot resume from the position in Last-Event-ID or ?after=: changes that old are no longer kept (CHANGE_FEED_RETENTION), or the position is past the newest (another store's, or one restored from an older backup). Re-read the plants, then follow from now",
+  },
   PreconditionFailed: {
     status: 412,
     title: "Precondition Failed",

@@ -3,6 +3,7 @@ import { type ActivityRecord, recordActivity, recordIfWrittenSql, recordWrittenS
 import { db, isWriteConflict, Prisma } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
+import { announcePlantChanges } from "@/lib/live/change-signal";
 import { PlantConflictError, PlantNotFoundError } from "@/lib/plants/plant-errors";
 import { plantCountQuery, plantListQuery, type PlantOrder, plantPageQuery, type PlantSearch, TAGS_IN_USE } from "@/lib/plants/plant-search";
 import type { PlantVersion } from "@/lib/plants/plant-version";
@@ -56,6 +57,7 @@ const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attrib
   } finally {
     // The batch may have written plant.created events (the outbox triggers): no need to wait for the next poll.
     wakeWebhookWorker();
+    announcePlantChanges();
   }
 }, MAX_ROWS_PER_INSERT);
 
@@ -110,6 +112,7 @@ export async function createPlants(plants: readonly NewPlant[], by: Attribution)
   );
   // The batch may have written plant.created events.
   wakeWebhookWorker();
+  announcePlantChanges();
   const outcomes = new Array<NewPlantOutcome>(plants.length);
   order.forEach((index, position) => (outcomes[index] = decided[position]!));
   return outcomes;
@@ -418,6 +421,7 @@ export async function updatePlant(id: bigint, by: Attribution, change: (stored: 
     );
     if (changed === 0) return LOST_RACE;
     wakeWebhookWorker();
+    announcePlantChanges();
     return { plant: toPlant({ id, name: next.name, tag }), version: current.version + 1, createdAt: current.createdAt };
   });
 }
@@ -450,6 +454,7 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
   }
   // The delete may have written a plant.deleted event.
   wakeWebhookWorker();
+  announcePlantChanges();
 }
 
 /**

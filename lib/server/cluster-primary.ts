@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
 import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
+import { relayChangeWakes } from "@/lib/live/cluster-wake";
 import { SETTLED_MS, WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { flushLog, log } from "@/lib/server/log";
@@ -46,6 +47,8 @@ export async function runPrimary(count: number): Promise<void> {
   // Once, before any worker serves: a fresh database is migrated here, and a bad configuration stops here.
   await startServer();
   if (config.database.provider === "sqlite") new RateLimiterClusterMaster();
+  // SQLite: a worker's word that it committed plant changes reaches the others' streams at once.
+  if (config.database.provider === "sqlite") relayChangeWakes();
   // Before any worker: a primary that cannot open its metrics listener stops before a request is taken.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics, clusterMetrics()) : undefined;
   const backupSchedule = configuredBackupSchedule();

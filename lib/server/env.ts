@@ -105,6 +105,7 @@ const backupIntervalSchema = z.string().transform((text, ctx): number => {
 });
 
 const KEEP_RULE = "must be a whole number of backups, at least 1";
+const STREAMS_RULE = "must be a whole number of streams, at least 1";
 const POOL_RULE = "must be a whole number of connections, 1 to 1000";
 
 /** Server processes (issue 25): a whole number, at least 1, or auto (lib/server/worker-count.ts). */
@@ -200,6 +201,12 @@ const variablesSchema = z.object({
     // (90 days by default). Unset, the sign-ins' period follows a shorter ACTIVITY_RETENTION down.
     ACTIVITY_RETENTION: retentionSchema.default(400 * DAY_MS),
     ACTIVITY_SIGN_IN_RETENTION: retentionSchema.optional(),
+    // The change feed (issue 32, GET /plants/events): how long a client may resume from a position (at
+    // least as long as a webhook's retries last, about 28 hours), and how many streams one token or staff
+    // member, and one client address, may hold open in each process.
+    CHANGE_FEED_RETENTION: retentionSchema.default(7 * DAY_MS),
+    LIVE_STREAMS_PER_CALLER: z.coerce.number({ error: STREAMS_RULE }).int(STREAMS_RULE).min(1, STREAMS_RULE).default(25),
+    LIVE_STREAMS_PER_ADDRESS: z.coerce.number({ error: STREAMS_RULE }).int(STREAMS_RULE).min(1, STREAMS_RULE).default(200),
     // Scheduled backups of a SQLite database (issue 23): a checked copy into BACKUP_DIR every
     // BACKUP_INTERVAL, the newest BACKUP_KEEP kept. Off unless BACKUP_DIR is set.
     BACKUP_DIR: z.string().min(1).optional(),
@@ -299,6 +306,12 @@ const envSchema = variablesSchema
       activityRetention: {
         recordsMs: vars.ACTIVITY_RETENTION,
         signInsMs: signIns === undefined ? shorterRetention(90 * DAY_MS, vars.ACTIVITY_RETENTION) : signIns,
+      },
+      /** The change feed: how long changes are kept, in milliseconds (null: forever), and the open streams allowed per process. */
+      changeFeed: {
+        retentionMs: vars.CHANGE_FEED_RETENTION,
+        streamsPerCaller: vars.LIVE_STREAMS_PER_CALLER,
+        streamsPerAddress: vars.LIVE_STREAMS_PER_ADDRESS,
       },
       /** Where the CLI's backups go unless it is given a file, and the scheduled ones; null: DATA_DIR/backups, and none scheduled. */
       backupDir: vars.BACKUP_DIR === undefined ? null : path.resolve(vars.BACKUP_DIR),

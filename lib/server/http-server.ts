@@ -13,6 +13,7 @@ import { apiResource } from "@/lib/http/browser-pages";
 import { errorResponse } from "@/lib/http/error-response";
 import { MAX_HEADER_BYTES } from "@/lib/http/header-limits";
 import { SERVICE_WORKER_PATH, securityHeaders, serviceWorkerContentSecurityPolicy } from "@/lib/http/security-headers";
+import { startChangeRetention } from "@/lib/live/change-retention";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "@/lib/server/client-address";
 import { answerClientErrors } from "@/lib/server/client-errors";
 import { listen } from "@/lib/server/listen";
@@ -66,6 +67,8 @@ export async function runServer(): Promise<void> {
   const webhookWorker = config.webhooks.worker ? startWebhookWorker() : undefined;
   // Removes activity records past their retention, in every instance (concurrent runs share the work).
   const activityRetention = machineJobs ? startActivityRetention(config.activityRetention) : undefined;
+  // And the change feed's old changes (concurrent runs on several instances remove each row once).
+  const changeRetention = machineJobs ? startChangeRetention(config.changeFeed.retentionMs) : undefined;
   // With several workers the primary runs the scheduled backups (lib/backup/backup-schedule-link.ts); a
   // worker follows them before it serves, so that its first Backups page knows them.
   const backupSchedule = configuredBackupSchedule();
@@ -117,7 +120,7 @@ export async function runServer(): Promise<void> {
   // Once serving: a process that fails to start takes none.
   if (backupSchedule && !clusterWorker) startScheduledBackups(backupSchedule);
   // At once for a signal kept while the server opened its port.
-  shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
   if (clusterWorker) log.info("worker listening");
   else log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });

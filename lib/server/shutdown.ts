@@ -4,6 +4,9 @@ import { stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
+import type { ChangeRetention } from "@/lib/live/change-retention";
+import { stopChangeTail } from "@/lib/live/change-tail";
+import { endAllStreams } from "@/lib/live/event-stream";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";
 import { log } from "@/lib/server/log";
@@ -37,6 +40,7 @@ type Running = {
   metricsServer?: Server;
   webhookWorker?: WebhookWorker;
   activityRetention?: ActivityRetention;
+  changeRetention?: ChangeRetention;
   delayMs: number;
   timeoutMs: number;
 };
@@ -54,7 +58,7 @@ export function shutDownOnStop(running: Running): void {
   });
 }
 
-async function shutDown(signal: StopSignal | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: StopSignal | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });
@@ -67,10 +71,12 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
   await exitAfterShutdown(signal, async () => {
     stopScheduledBackups();
     const workerStopped = webhookWorker?.stop(Math.floor(timeoutMs / 2));
-    const retentionStopped = activityRetention?.stop();
+    const retentionStopped = Promise.all([activityRetention?.stop(), changeRetention?.stop()]);
     // close() refuses new connections and closes idle keep-alive ones; a busy
     // connection closes once its answer is sent (answers now carry Connection: close).
     server.on("request", (_, response) => response.on("finish", () => server.closeIdleConnections()));
+    // Open change streams never end by themselves: each client reconnects, after its retry, to a process that serves.
+    endAllStreams();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // A request that came before the signal is answered without Connection: close, and leaves its
@@ -82,6 +88,7 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     // Before the database closes: the worker records its last outcomes and gives back its claims.
     await workerStopped;
     await retentionStopped;
+    await stopChangeTail();
     await Promise.all([disconnectDatabase(), closeRateLimits(), stopSqliteCheckpoints()]);
     metricsServer?.close();
     clearTimeout(deadline);

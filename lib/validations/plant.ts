@@ -250,3 +250,36 @@ export const plantFormSchema = newPlantSchema.extend({
 
 /** What the form's fields hold: text, before parsing. */
 export type PlantFormValues = z.input<typeof plantFormSchema>;
+
+// The change feed (issue 32, GET /plants/events). A position is an int64
+// from 0 up: 0 asks for every change kept, from the first.
+function positionText(field: string) {
+  const rule = `${field} must be a position in the change feed: an integer from 0 to ${INT64_MAX}`;
+  return integerText(rule)
+    .transform((text) => BigInt(text))
+    .pipe(z.bigint().min(0n, rule).max(INT64_MAX, rule));
+}
+
+/** The most plants one stream follows by id. */
+export const PLANT_EVENTS_IDS_MAX = 100;
+
+export const plantEventsQuerySchema = z.strictObject(
+  {
+    after: positionText("after")
+      .optional()
+      .describe("Send every change after this position, then go on live; for clients that cannot send Last-Event-ID, which wins when both are sent"),
+    id: z
+      .union([int64Text("id"), z.array(int64Text("id")).max(PLANT_EVENTS_IDS_MAX, `id may be given at most ${PLANT_EVENTS_IDS_MAX} times`)])
+      .transform((ids) => (Array.isArray(ids) ? ids : [ids]))
+      .pipe(z.array(int64Schema("id")))
+      .optional()
+      .describe(`Only changes to the plant with this id; repeat it (up to ${PLANT_EVENTS_IDS_MAX} times) to follow several`),
+    tag: filterText("tag", PLANT_TAG_MAX, { blankAllowed: false })
+      .optional()
+      .describe("Only changes to plants with exactly this tag, before or after the change (a plant given another tag is seen leaving)"),
+  },
+  { error: unknownParameters("after, id, tag") },
+);
+
+/** The Last-Event-ID request header (resuming a stream): a position, as ?after= is. */
+export const lastEventIdSchema = positionText("Last-Event-ID");

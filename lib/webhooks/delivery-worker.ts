@@ -1,5 +1,6 @@
 import { db, type WebhookEndpoint, type WebhookEvent } from "@/lib/db/client";
 import { databaseOutage } from "@/lib/db/database-outage";
+import { eventBody } from "@/lib/json/event-body";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/metrics";
@@ -7,7 +8,7 @@ import { claimDueDeliveries, type Claim, releaseClaims } from "@/lib/webhooks/de
 import { UnreadableSecretError, openEndpointSecret } from "@/lib/webhooks/endpoint-secret";
 import { signingSecrets } from "@/lib/webhooks/endpoints";
 import { abandonDelivery, type ClaimedDelivery, recordAttempt } from "@/lib/webhooks/record-attempt";
-import { sendWebhook, webhookBody } from "@/lib/webhooks/send-webhook";
+import { sendWebhook } from "@/lib/webhooks/send-webhook";
 import { onWebhookWorkerWake } from "@/lib/webhooks/worker-signal";
 
 // The delivery worker (issue 9): claims due deliveries (lib/webhooks/delivery-claims.ts),
@@ -148,7 +149,7 @@ export function startWebhookWorker({ concurrency = DEFAULT_CONCURRENCY, pollMs =
       typeof secrets === "string"
         ? { error: secrets, durationMs: 0 }
         : await sendWebhook(
-            { url: endpoint.url, eventId: event.id, body: webhookBody(event), secrets },
+            { url: endpoint.url, eventId: event.id, body: eventBody(event), secrets },
             { timeoutMs: config.timeoutMs, allowPrivateTargets: config.allowPrivateTargets, signal },
           );
     // Cut short by stop(): not an attempt the receiver answered; it goes back for another worker.

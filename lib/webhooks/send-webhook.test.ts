@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { generateEndpointSecret } from "@/lib/webhooks/endpoint-secret";
-import { sendWebhook, USER_AGENT, webhookBody, type WebhookMessage } from "@/lib/webhooks/send-webhook";
+import { eventBody } from "@/lib/json/event-body";
+import { sendWebhook, USER_AGENT, type WebhookMessage } from "@/lib/webhooks/send-webhook";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
 import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 
@@ -10,7 +11,7 @@ import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 let receiver: WebhookReceiver;
 const secret = generateEndpointSecret();
 const previous = generateEndpointSecret();
-const body = webhookBody({ type: "plant.created", createdAt: new Date("2026-11-24T10:11:12.345Z"), data: '{"id":9223372036854775807,"name":"Fern ✿"}' });
+const body = eventBody({ type: "plant.created", createdAt: new Date("2026-11-24T10:11:12.345Z"), data: '{"id":9223372036854775807,"name":"Fern ✿"}' });
 // The attempt's own limit, far beyond what a loaded machine needs, except where a test is about it.
 const open = { timeoutMs: HANG_GUARD_MS, allowPrivateTargets: true };
 

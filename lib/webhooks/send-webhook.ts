@@ -57,14 +57,6 @@ export const USER_AGENT = "PlantStore-Webhooks/1.0 (Standard Webhooks)";
 const MAX_RESPONSE_BYTES = 4 * 1024;
 const MAX_ERROR_BODY_CHARS = 200;
 
-/**
- * The body every receiver verifies: built as text, never by JSON.stringify of
- * parsed data, so the database's JSON (int64 ids among it) arrives digit for digit.
- */
-export function webhookBody(event: { type: string; createdAt: Date; data: string }): string {
-  return `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(event.createdAt.toISOString())},"data":${event.data}}`;
-}
-
 /** The Standard Webhooks headers of one attempt made at `now` (unix ms). */
 export function webhookHeaders(message: Pick<WebhookMessage, "eventId" | "body" | "secrets">, now: number): Record<string, string> {
   const seconds = Math.floor(now / 1000);

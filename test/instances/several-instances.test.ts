@@ -1,6 +1,8 @@
 import { type Browser, chromium } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { parseExactJson } from "@/lib/json/exact-json";
+import { openChangeStream } from "@/test/support/change-stream";
 import { chromiumPath } from "@/test/support/chromium";
 import { makeAccount } from "@/test/support/accounts";
 import { revokeApiTokens } from "@/test/support/api-tokens";
@@ -36,6 +38,26 @@ function post(instance: AppServer, body: string, token = writeToken): Promise<Re
     body,
   });
 }
+
+describe("the change feed across instances (issue 32)", () => {
+  it("gives a stream on one instance the changes made on the other, even once the instances' notifications were lost", async () => {
+    const tag = "across-instances";
+    const stream = await openChangeStream(`${instances[0]!.url}/plants/events?tag=${tag}`, { authorization: `Bearer ${writeToken}` });
+    expect(stream.status).toBe(200);
+    expect((await post(instances[1]!, `{"id":9007199254740993,"name":"Heard","tag":"${tag}"}`)).status).toBe(200);
+    await stream.waitFor(1);
+    // Every instance's LISTEN connection cut: what is committed meanwhile is found by the next look, not lost.
+    const [row] = await database.query<{ cut: bigint }>(
+      "SELECT count(pg_terminate_backend(pid)) AS cut FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'plant-store live'",
+    );
+    expect(Number(row!.cut)).toBe(2);
+    expect((await post(instances[1]!, `{"id":9007199254740994,"name":"Found","tag":"${tag}"}`)).status).toBe(200);
+    const events = await stream.waitFor(2);
+    expect(events.map((event) => (parseExactJson(event.data) as { data: { id: bigint } }).data.id)).toEqual([9007199254740993n, 9007199254740994n]);
+    expect(BigInt(events[1]!.id!)).toBeGreaterThan(BigInt(events[0]!.id!));
+    stream.close();
+  });
+});
 
 describe("two instances on one PostgreSQL database", () => {
   it("store exactly one row for 50 concurrent creates of one id; every answer is 200 for the winning data and 409 for the other", async () => {

@@ -1,0 +1,137 @@
+import { changesAfter, keptPositions, READ_PAGE } from "@/lib/live/change-reads";
+import { onPlantChangesAnnounced } from "@/lib/live/change-signal";
+import { STAMPED_CHANNEL, stampChanges, WRITTEN_CHANNEL } from "@/lib/live/change-stamps";
+import { onOtherWorkersChanges, tellOtherWorkers } from "@/lib/live/cluster-wake";
+import type { PlantChange } from "@/lib/live/plant-change";
+import { env } from "@/lib/server/env";
+import { describeError, log } from "@/lib/server/log";
+import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
+
+// The one reader of the change feed in a process: it reads the table once for
+// every stream the process holds, and hands each batch to all of them, so ten
+// thousand streams cost one read per change, not ten thousand.
+//
+// It reads when woken, and on a timer:
+// - this process committed plants (lib/live/change-signal.ts);
+// - SQLite: another worker did (through the primary, lib/live/cluster-wake.ts);
+//   and every LOOK_MS, for anyone else (a CLI, another instance on the same
+//   file): a look costs a PRAGMA data_version while nothing changed;
+// - PostgreSQL: NOTIFY from any instance (lib/live/postgres-listener.ts); the
+//   changes are stamped first (lib/live/change-stamps.ts), by whoever comes
+//   first; and every LOOK_MS, so a notification lost with its connection
+//   delays a change, never loses it.
+// Notifications only wake it: what it hands out is always what it read.
+
+export type ChangeBatchListener = (changes: readonly PlantChange[]) => void;
+
+/** How often the feed looks without being woken: SQLite's look costs a few µs; PostgreSQL's a stamp and a read. */
+const SQLITE_LOOK_MS = 250;
+const POSTGRES_LOOK_MS = 2_000;
+
+export type ChangeTail = {
+  /** The position read up to: every change after it reaches the listeners, in order. */
+  readonly position: bigint;
+  /** Adds a listener; it is called, synchronously with the position's advance, with each batch read after it. */
+  subscribe(listener: ChangeBatchListener): () => void;
+  /** Reads now (and again, if woken while reading). */
+  wake(): void;
+  stop(): Promise<void>;
+};
+
+/** The process's feed, started on first use: at the newest position, since no stream can ask it for older ones. */
+export function changeTail(): Promise<ChangeTail> {
+  return processGlobal("live.tail", () => startTail());
+}
+
+/** Stops the process's feed, if it runs (at shutdown). */
+export async function stopChangeTail(): Promise<void> {
+  await (await takeProcessGlobal<Promise<ChangeTail>>("live.tail"))?.stop();
+}
+
+async function startTail(): Promise<ChangeTail> {
+  const database = env().database;
+  const postgres = database.provider === "postgresql" ? await import("@/lib/db/postgres") : undefined;
+  const pool = postgres && database.provider === "postgresql" ? postgres.postgresPool(database.url) : undefined;
+  if (pool) await stampChanges(pool);
+  let position = (await keptPositions())?.newest ?? 0n;
+  const listeners = new Set<ChangeBatchListener>();
+  let reading = false;
+  let again = false;
+  let stopped = false;
+  let stamp = false;
+
+  async function read(): Promise<void> {
+    if (pool && stamp) {
+      stamp = false;
+      await stampChanges(pool);
+    }
+    for (;;) {
+      const changes = await changesAfter(position, READ_PAGE);
+      if (changes.length === 0 || stopped) return;
+      position = changes.at(-1)!.position;
+      for (const listener of listeners) listener(changes);
+      if (changes.length < READ_PAGE) return;
+    }
+  }
+
+  /** Reads; one read at a time, and one more after it for whatever woke it meanwhile. `stampFirst`: PostgreSQL changes may await their positions. */
+  function wake(stampFirst = false): void {
+    if (stampFirst) stamp = true;
+    if (stopped) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      do {
+        again = false;
+        try {
+          await read();
+        } catch (error) {
+          // An outage, a busy database: the next wake or look reads again, from the same position.
+          log.warn("the live updates could not read the changes; trying again", describeError(error));
+        }
+      } while (again && !stopped);
+      reading = false;
+    })();
+  }
+
+  const stops: (() => unknown)[] = [];
+  stops.push(
+    onPlantChangesAnnounced(() => {
+      tellOtherWorkers();
+      wake(true);
+    }),
+  );
+  if (pool && database.provider === "postgresql") {
+    const { listenPostgres } = await import("@/lib/live/postgres-listener");
+    const listener = listenPostgres({
+      url: database.url,
+      channels: [WRITTEN_CHANNEL, STAMPED_CHANNEL],
+      onNotification: (channel) => wake(channel === WRITTEN_CHANNEL),
+      onListening: () => wake(true),
+    });
+    stops.push(() => listener.close());
+  } else {
+    stops.push(onOtherWorkersChanges(() => wake()));
+  }
+  const look = setInterval(() => wake(true), pool ? POSTGRES_LOOK_MS : SQLITE_LOOK_MS);
+  look.unref();
+  stops.push(() => clearInterval(look));
+
+  return {
+    get position() {
+      return position;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    wake: () => wake(true),
+    async stop() {
+      stopped = true;
+      await Promise.all(stops.map((stop) => stop()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { ChangeBatchListener, ChangeTail } from "@/lib/live/change-tail";
+import { changeStream, endAllStreams, MAX_QUEUED_BYTES } from "@/lib/live/event-stream";
+import type { PlantChange } from "@/lib/live/plant-change";
+
+// One stream over a feed the test drives by hand, at its own position, so no
+// backlog is read: what reaches the consumer, and when the stream is cut.
+
+function handFeed(): ChangeTail & { hand(changes: PlantChange[]): void } {
+  let position = 0n;
+  const listeners = new Set<ChangeBatchListener>();
+  return {
+    get position() {
+      return position;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    wake() {},
+    async stop() {},
+    hand(changes) {
+      position = changes.at(-1)!.position;
+      for (const listener of listeners) listener(changes);
+    },
+  };
+}
+
+let nextPosition = 1n;
+function change(plantId: bigint, tag: string | null, body = "{}"): PlantChange {
+  return { position: nextPosition++, type: "plant.created", plantId, tag, previousTag: null, body };
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  return text;
+}
+
+describe("changeStream", () => {
+  it("sends each change after its start once, in order, as its filter takes them, and ends when asked", async () => {
+    const feed = handFeed();
+    let ended = 0;
+    const stream = changeStream(feed, { start: feed.position, filter: { tag: "fern" }, signal: new AbortController().signal, onEnd: () => ended++ });
+    const reading = readAll(stream.body);
+    const [first, second, third] = [change(1n, "fern", '{"n":1}'), change(2n, "palm"), change(3n, "fern", '{"n":3}')];
+    // The backlog's catching up meets the live batches; a batch handed twice is sent once.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    feed.hand([first, second]);
+    feed.hand([first, second, third]);
+    stream.end();
+    stream.end();
+    const text = await reading;
+    expect(text).toBe(`retry: 2000\n: open\n\nid: ${first.position}\nevent: plant.created\ndata: {"n":1}\n\nid: ${third.position}\nevent: plant.created\ndata: {"n":3}\n\n`);
+    expect(ended).toBe(1);
+  });
+
+  it("cuts a consumer that reads nothing once more than MAX_QUEUED_BYTES wait for it", async () => {
+    const feed = handFeed();
+    let ended = false;
+    const stream = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: () => (ended = true) });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const body = `{"name":"${"x".repeat(10_000)}"}`;
+    let handed = 0;
+    while (!ended && handed < 1_000) {
+      feed.hand([change(BigInt(handed), null, body)]);
+      handed++;
+    }
+    expect(ended).toBe(true);
+    expect(handed * body.length).toBeGreaterThan(MAX_QUEUED_BYTES);
+    expect(handed * body.length).toBeLessThan(MAX_QUEUED_BYTES + 2 * body.length + 100_000);
+    // What was queued is still delivered, then the stream ends: the client resumes from its last id.
+    const text = await readAll(stream.body);
+    expect(text.endsWith("\n\n")).toBe(true);
+  });
+
+  it("ends when the client goes away, and every open stream at shutdown", async () => {
+    const feed = handFeed();
+    const client = new AbortController();
+    const ends: string[] = [];
+    changeStream(feed, { start: 0n, filter: {}, signal: client.signal, onEnd: () => ends.push("gone") });
+    const other = changeStream(feed, { start: 0n, filter: {}, signal: new AbortController().signal, onEnd: () => ends.push("shutdown") });
+    client.abort();
+    endAllStreams();
+    expect(ends).toEqual(["gone", "shutdown"]);
+    expect(await readAll(other.body)).toBe("retry: 2000\n: open\n\n");
+  });
+});
