@@ -268,10 +268,9 @@ export const plantEventsQuerySchema = z.strictObject(
     after: positionText("after")
       .optional()
       .describe("Send every change after this position, then go on live; for clients that cannot send Last-Event-ID, which wins when both are sent"),
+    // Given once it arrives as a string, repeated as an array (readQuery): either way a list.
     id: z
-      .union([int64Text("id"), z.array(int64Text("id")).max(PLANT_EVENTS_IDS_MAX, `id may be given at most ${PLANT_EVENTS_IDS_MAX} times`)])
-      .transform((ids) => (Array.isArray(ids) ? ids : [ids]))
-      .pipe(z.array(int64Schema("id")))
+      .preprocess((ids) => (typeof ids === "string" ? [ids] : ids), z.array(int64Text("id")).max(PLANT_EVENTS_IDS_MAX, `id may be given at most ${PLANT_EVENTS_IDS_MAX} times`))
       .optional()
       .describe(`Only changes to the plant with this id; repeat it (up to ${PLANT_EVENTS_IDS_MAX} times) to follow several`),
     tag: filterText("tag", PLANT_TAG_MAX, { blankAllowed: false })
