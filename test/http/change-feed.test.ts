@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseExactJson } from "@/lib/json/exact-json";
 import { revokeApiTokens } from "@/test/support/api-tokens";
+import { makeAccount } from "@/test/support/accounts";
 import { createToken } from "@/test/support/app-server";
 import { type ChangeStreamClient, openChangeStream, type StreamEvent } from "@/test/support/change-stream";
+import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { type SharedApp, sharedAppWithTokens } from "@/test/support/shared-app";
 
 // GET /plants/events over HTTP against the built app (issue 32): the change
@@ -196,6 +198,27 @@ describe("GET /plants/events", () => {
     expect(summary(await keptTagged.waitFor(1))).toEqual([["plant.created", id, "After"]]);
     // Its token no longer opens one.
     expect((await follow("", { token: revoked })).status).toBe(401);
+  });
+
+  it("ends a staff member's stream once their sessions are ended, and once their account is deactivated", async () => {
+    const email = `feed-${randomUUID().slice(0, 8)}@plants.example`;
+    const password = "correct horse battery staple";
+    await makeAccount(app.database, { email, role: "staff", password });
+    // As the staff pages' EventSource sends it: the session cookie, from the app's own origin.
+    const asBrowser = async () => {
+      const { sessionToken } = await signInThrough(app.url, "credentials", { email, password });
+      const stream = await openChangeStream(`${app.url}/plants/events`, { cookie: `next-auth.session-token=${sessionToken}`, "sec-fetch-site": "same-origin" });
+      open.push(stream);
+      expect(stream.status).toBe(200);
+      return stream;
+    };
+    const signedOut = await asBrowser();
+    // "Sign out everywhere" and a new password void the sessions issued before them.
+    await app.database.query("UPDATE users SET sessions_valid_from = $1 WHERE email = $2", [new Date().toISOString(), email]);
+    await signedOut.ended;
+    const deactivated = await asBrowser();
+    await app.database.query("UPDATE users SET deactivated_at = $1 WHERE email = $2", [new Date().toISOString(), email]);
+    await deactivated.ended;
   });
 
   it("holds at most LIVE_STREAMS_PER_CALLER open streams per token (25 by default): 429 past them, a place again once one closes", async () => {
