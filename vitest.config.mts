@@ -37,9 +37,10 @@ export default defineConfig({
     reporters: reportFile ? ["default", ["json", { outputFile: reportFile }]] : ["default"],
     // How many files run at once is each npm script's --maxWorkers (package.json), not set here: a
     // project copies the root's value, which then overrides the command line's. Two for the unit and
-    // CLI tests (two cores); four for the HTTP tests, whose files mostly wait (shutdown delays, backup
-    // intervals, workers starting): at two they ran on alone for the last quarter of a whole run, the
-    // CPU half idle. One when none is given (`npx vitest run <file>`).
+    // CLI tests (two cores); five for the HTTP tests, whose files mostly wait (shutdown delays, backup
+    // intervals, workers starting): at four they were a quiet run's longest stage, 769 s of which they
+    // used 392 CPU seconds, the whole run 1.24 of the two cores (at six, on a slow day, they loaded the
+    // machine to a load average of 40: docs/development.md). One when none is given (`npx vitest run <file>`).
     // A test file's process lives seconds, and Prisma's query compiler is WebAssembly that V8 would
     // recompile with TurboFan once it runs hot: CPU a short process never earns back (as for the CLIs,
     // cli/launch.mjs). The unit tests took 0.78 of their CPU seconds without it, measured side by side.
