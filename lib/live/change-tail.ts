@@ -98,10 +98,17 @@ async function startTail(): Promise<ChangeTail> {
   }
 
   const stops: (() => unknown)[] = [];
+  // The writes of one turn of the event loop (a group commit's creates, say) are told, and read, once.
+  let announced = false;
   stops.push(
     onPlantChangesAnnounced(() => {
-      tellOtherWorkers();
-      wake(true);
+      if (announced) return;
+      announced = true;
+      setImmediate(() => {
+        announced = false;
+        tellOtherWorkers();
+        wake(true);
+      });
     }),
   );
   if (pool && database.provider === "postgresql") {
