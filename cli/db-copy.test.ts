@@ -335,7 +335,7 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     await target.query("INSERT INTO plants (id, name) VALUES (2, 'Ivy'), (3, 'Moss')");
     const run = await copy(source, ["--to", target.url]);
     expect(run).toMatchObject({ code: 1, stdout: "" });
-    expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
+    expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), plant_changes (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
     expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
   });
 

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { COPIED_TABLES, GENERATED_IDS, SKIPPED_TABLES } from "@/lib/db/copy/copied-tables";
+import { COPIED_TABLES, type CopiedTable, GENERATED_IDS, SKIPPED_TABLES, TRIGGER_FILLED_TABLES } from "@/lib/db/copy/copied-tables";
 import type { Value } from "@/lib/db/copy/cell-values";
 import type { CopyEnd, CopySource, CopyTarget, EngineColumn } from "@/lib/db/copy/copy-ends";
 import { migrateCommand } from "@/lib/db/copy/migrate-command";
@@ -131,13 +131,15 @@ async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetC
   await to.begin(COPIED_TABLES);
   try {
     await checkEmpty(to);
-    const totals: { table: string; rows: number }[] = [];
+    const totals: { table: CopiedTable; rows: number }[] = [];
     for (const table of COPIED_TABLES) totals.push({ table, rows: await from.rowCount(table) });
     progress.started?.(totals);
 
     const copyStart = performance.now();
     const sourceChecksums = new Map<string, RowChecksum>();
     for (const { table, rows } of totals) {
+      // The target's triggers wrote rows of their own there as the tables before it were copied.
+      if (TRIGGER_FILLED_TABLES.includes(table)) await to.emptyTable(table);
       sourceChecksums.set(table, await copyTable(from, to, table, columns.get(table)!, (done) => progress.copying?.(table, done, rows)));
     }
     const generatedIds = [];

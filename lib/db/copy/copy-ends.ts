@@ -49,6 +49,12 @@ export interface CopyTarget extends CopyEnd {
    * settles, so that the next batch is ready when the database is (the rows are encoded at the call).
    */
   insert(table: string, columns: readonly EngineColumn[], rows: readonly Value[][]): Promise<void>;
+  /**
+   * Removes every row of the table, in the copy's transaction, as if they had never been written (an
+   * AUTOINCREMENT counter forgets them too): the rows the target's own triggers wrote there while the
+   * copy wrote other tables (TRIGGER_FILLED_TABLES in copied-tables.ts). Called once no insert is under way.
+   */
+  emptyTable(table: string): Promise<void>;
   /** Makes the database's next generated id in the column come after `last` (and after every id the table holds). */
   continueGeneratedIds(table: string, column: string, last: bigint | null): Promise<void>;
   commit(): Promise<void>;

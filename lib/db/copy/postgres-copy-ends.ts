@@ -114,6 +114,10 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       writing = written;
       return written;
     },
+    async emptyTable(table) {
+      // The sequence that numbered the rows removed is set by continueGeneratedIds, lower if need be.
+      await client.query(`DELETE FROM ${quoteName(table)}`);
+    },
     async continueGeneratedIds(table, column, last) {
       // setval(sequence, n, false): n is the next id given. A sequence is not transactional; one moved by
       // a copy that was then interrupted is harmless: the next copy sets it again.

@@ -96,6 +96,11 @@ export function openSqliteTarget(path: string): CopyTarget {
         insertOf(table, columns, chunk.length).run(values);
       }
     },
+    async emptyTable(table) {
+      sqlite.prepare(`DELETE FROM ${quoteName(table)}`).run();
+      // The table's AUTOINCREMENT counter counted the rows removed: continueGeneratedIds sets it from the source's alone.
+      sqlite.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
+    },
     async continueGeneratedIds(table, _column, last) {
       // An AUTOINCREMENT table's counter is its row in sqlite_sequence, which SQLite already moved past
       // every id inserted; it is raised to the source's where that was higher, and never lowered.
