@@ -13,7 +13,7 @@ import { listMigrations } from "@/lib/db/migrations";
 import { appEnv } from "@/test/support/app-env";
 import { freePort } from "@/test/support/app-server";
 import { cliCommand, runCli, tokenCli } from "@/test/support/cli";
-import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { makeTestDatabase, stampPlantChanges, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
 import { mountTmpfs, type Tmpfs } from "@/test/support/tmpfs";
 import { sqlTime } from "@/test/support/webhook-endpoints";
 
@@ -96,6 +96,8 @@ async function fillStore(database: TestDatabase): Promise<void> {
      WHERE event_id = (SELECT id FROM webhook_events WHERE data LIKE '%Lowest%')`,
     [sqlTime(database, new Date("2026-11-26T10:00:01.000Z")), sqlTime(database, new Date("2026-11-26T10:00:01.250Z"))],
   );
+  // The plants' changes with their positions in the feed, as the app's instances give them on PostgreSQL.
+  await stampPlantChanges(database);
 }
 
 type Cell = string | number | boolean | null;

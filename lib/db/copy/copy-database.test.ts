@@ -1,10 +1,8 @@
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { copyDatabase } from "@/lib/db/copy/copy-database";
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
-import { stampChanges } from "@/lib/live/change-stamps";
-import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { makeTestDatabase, stampPlantChanges, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
 
 // The change feed through `db copy` (issues 23 and 32), in the test's own
 // process: an API client following GET /plants/events resumes on the target
@@ -45,17 +43,6 @@ async function changePlants(database: TestDatabase): Promise<void> {
   await database.query("DELETE FROM plants WHERE id = $1", [LOWEST]);
 }
 
-/** What a running instance does on PostgreSQL once changes are committed: gives them their positions. SQLite's are given at insert. */
-async function stamp(database: TestDatabase): Promise<void> {
-  if (database.config.provider !== "postgresql") return;
-  const pool = new pg.Pool({ connectionString: database.config.url, max: 1 });
-  try {
-    await stampChanges(pool);
-  } finally {
-    await pool.end();
-  }
-}
-
 type Change = { seq: string; position: string | null; type: string; plant_id: string; tag: string | null; previous_tag: string | null; data: string; occurred_at: number };
 
 /** The feed, every column of every change, in the order they were written; integers as decimals, the time as Unix ms. */
@@ -80,7 +67,7 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
   it("carries the change feed, positions and all, and the target's next change takes the position after the source's newest", async () => {
     const source = await fresh(from);
     await changePlants(source);
-    await stamp(source);
+    await stampPlantChanges(source);
     // The oldest gone, as the feed's retention removes them: positions are carried as they are, never renumbered.
     await source.query(`DELETE FROM "plant_changes" WHERE "position" = 1`);
     const feed = await feedOf(source);
@@ -100,7 +87,28 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
     expect(result.generatedIds).toContainEqual({ table: "plant_changes", column: "seq", next: 6n });
 
     await target.query("INSERT INTO plants (id, name) VALUES ($1, 'Palm')", [PAST_2_53 + 2n]);
-    await stamp(target);
+    await stampPlantChanges(target);
     expect((await feedOf(target)).at(-1)).toMatchObject({ seq: "6", position: "6", type: "plant.created", plant_id: String(PAST_2_53 + 2n) });
   });
 });
+
+for (const [, to] of PAIRS.filter(([from]) => from === "postgresql")) {
+  describe(`db copy from postgresql to ${to}, with changes committed and not yet given their positions`, () => {
+    it("gives them their positions first, as the source's own app would, then copies them with those", async () => {
+      const source = await fresh("postgresql");
+      await changePlants(source);
+      await stampPlantChanges(source);
+      // Committed after the app's last stamp: it stopped before giving this change its position.
+      await source.query("INSERT INTO plants (id, name) VALUES ($1, 'Unstamped')", [PAST_2_53 + 1n]);
+      expect((await feedOf(source)).at(-1)).toMatchObject({ seq: "6", position: null });
+      const target = await fresh(to);
+
+      await copy(source, target);
+
+      const feed = await feedOf(source);
+      expect(feed.map((change) => change.position)).toEqual(["1", "2", "3", "4", "5", "6"]);
+      expect(feed.at(-1)).toMatchObject({ seq: "6", type: "plant.created", plant_id: String(PAST_2_53 + 1n) });
+      expect(await feedOf(target)).toEqual(feed);
+    });
+  });
+}

@@ -13,7 +13,9 @@ import { describeWriteFailure, failureCause } from "@/lib/db/write-failure";
 // database into an empty one of either engine, in the target's own schema.
 //
 // - The source is read as one snapshot and never written (sqlite-copy-ends.ts,
-//   postgres-copy-ends.ts say how, per engine).
+//   postgres-copy-ends.ts say how, per engine), but for one thing its own app
+//   would do anyway: a PostgreSQL source's committed plant changes are given
+//   their positions in the change feed before the snapshot is taken.
 // - The target is written in ONE transaction, and verified inside it before
 //   COMMIT: each table read back, its rows counted and checksummed
 //   (row-checksum.ts) the same way as the source's were read. A copy that is
