@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { copyDatabase } from "@/lib/db/copy/copy-database";
-import type { DatabaseProvider } from "@/lib/db/database-url";
+import { type DatabaseProvider, describeDatabase } from "@/lib/db/database-url";
 import { migrate } from "@/lib/db/migrate";
 import { makeTestDatabase, stampPlantChanges, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
 
@@ -92,6 +92,18 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
   });
 });
 
+/** A PostgreSQL source whose changes keep no position: a trigger added by hand holds back every stamp, as an app still writing leaves its last changes for an instant. */
+async function sourceHoldingStamps(): Promise<TestDatabase> {
+  const source = await fresh("postgresql");
+  await changePlants(source);
+  await source.exec(
+    `CREATE FUNCTION hold_stamps() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+     CREATE TRIGGER hold_stamps BEFORE UPDATE ON plant_changes FOR EACH ROW EXECUTE FUNCTION hold_stamps()`,
+  );
+  expect((await feedOf(source)).map((change) => change.position)).toEqual([null, null, null, null, null]);
+  return source;
+}
+
 for (const [, to] of PAIRS.filter(([from]) => from === "postgresql")) {
   describe(`db copy from postgresql to ${to}, with changes committed and not yet given their positions`, () => {
     it("gives them their positions first, as the source's own app would, then copies them with those", async () => {
@@ -109,6 +121,28 @@ for (const [, to] of PAIRS.filter(([from]) => from === "postgresql")) {
       expect(feed.map((change) => change.position)).toEqual(["1", "2", "3", "4", "5", "6"]);
       expect(feed.at(-1)).toMatchObject({ seq: "6", type: "plant.created", plant_id: String(PAST_2_53 + 1n) });
       expect(await feedOf(target)).toEqual(feed);
+    });
+
+    it.runIf(to === "sqlite")("refuses changes its app committed as the copy began, after the copy's stamp: SQLite would never stamp them", async () => {
+      const source = await sourceHoldingStamps();
+      const target = await fresh(to);
+      await expect(copy(source, target)).rejects.toMatchObject({
+        name: "CopyRefusedError",
+        message:
+          `the source ${describeDatabase(source.config)} holds 5 changes to plants committed as the copy began, still without a position in the change feed, ` +
+          "which a SQLite target would never give: the app is still writing to it. Stop it, then copy again",
+      });
+      expect(await target.query("SELECT 1 FROM plants")).toEqual([]);
+    });
+
+    it.runIf(to === "postgresql")("copies changes its app committed as the copy began, after the copy's stamp, for the target's instances to stamp", async () => {
+      const source = await sourceHoldingStamps();
+      const feed = await feedOf(source);
+      const target = await fresh(to);
+      await copy(source, target);
+      expect(await feedOf(target)).toEqual(feed);
+      await stampPlantChanges(target);
+      expect((await feedOf(target)).map((change) => change.position)).toEqual(["1", "2", "3", "4", "5"]);
     });
   });
 }

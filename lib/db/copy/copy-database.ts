@@ -84,6 +84,7 @@ export async function copyDatabase(source: DatabaseConfig, target: CopyTargetCon
     // Before the target is touched: a source the copy refuses leaves it as it was, unmigrated.
     await checkSourceMigrations(from, source);
     await checkForeignKeys(from);
+    await checkChangesStamped(from, target.config);
     try {
       const to = await openTarget(target);
       try {
@@ -292,6 +293,22 @@ async function checkForeignKeys(from: CopySource): Promise<void> {
   if (dangling.length > 0) {
     throw new CopyRefusedError(`the source holds rows whose foreign key names nothing, which the target would refuse:\n${dangling.join("\n")}\nThen copy again.`);
   }
+}
+
+/**
+ * Into SQLite, every change the source holds has its position in the feed. A PostgreSQL source's are stamped
+ * as the copy opens it (postgres-copy-ends.ts), but a change its app committed a moment after that is in the
+ * snapshot without one, and SQLite never stamps: the feed's clients would never see it. A PostgreSQL target's
+ * instances stamp such changes, as the source's would have: they are copied as they are.
+ */
+async function checkChangesStamped(from: CopySource, target: DatabaseConfig): Promise<void> {
+  if (target.provider !== "sqlite") return;
+  const unstamped = await from.unstampedChanges();
+  if (unstamped === 0) return;
+  throw new CopyRefusedError(
+    `the source ${from.description} holds ${unstamped === 1 ? "a change to plants" : `${unstamped.toLocaleString("en-US")} changes to plants`} committed as the copy began, ` +
+      "still without a position in the change feed, which a SQLite target would never give: the app is still writing to it. Stop it, then copy again",
+  );
 }
 
 async function checkEmpty(to: CopyTarget): Promise<void> {

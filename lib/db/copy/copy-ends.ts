@@ -37,6 +37,8 @@ export interface CopySource extends CopyEnd {
   danglingRows(key: ForeignKey): Promise<number>;
   /** The last id the database gave in a generated-id column (its counter, or the highest id left if higher); null if none. */
   lastGeneratedId(table: string, column: string): Promise<bigint | null>;
+  /** How many plant changes have no position in the feed yet (PostgreSQL's, committed and not stamped); none on SQLite. */
+  unstampedChanges(): Promise<number>;
 }
 
 export interface CopyTarget extends CopyEnd {

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { fromPostgres, postgresColumnKind, toPostgres, type Value } from "@/lib/db/copy/cell-values";
 import { type CopyEnd, type CopySource, type CopyTarget, type EngineColumn, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
-import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
+import { danglingRowsSql, quoteName, UNSTAMPED_CHANGES_SQL } from "@/lib/db/copy/copy-sql";
 import { describeDatabase } from "@/lib/db/database-url";
 import { connectPostgres } from "@/lib/db/postgres-connect";
 import { stampChanges } from "@/lib/live/change-stamps";
@@ -71,6 +71,10 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
       );
       const { counter, highest } = rows[0]!;
       return laterId(counter === null ? null : BigInt(counter), highest === null ? null : BigInt(highest));
+    },
+    async unstampedChanges() {
+      const { rows } = await client.query<{ count: string }>(UNSTAMPED_CHANGES_SQL);
+      return Number(rows[0]!.count);
     },
     async close() {
       await client.query("COMMIT").catch(() => {});

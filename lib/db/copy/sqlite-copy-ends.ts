@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type Column, fromSqlite, sqliteColumnKind, toSqlite, type Value } from "@/lib/db/copy/cell-values";
 import { type CopyEnd, type CopySource, type CopyTarget, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
-import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
+import { danglingRowsSql, quoteName, UNSTAMPED_CHANGES_SQL } from "@/lib/db/copy/copy-sql";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 import { makeFolder } from "@/lib/db/write-failure";
 
@@ -44,6 +44,9 @@ export function openSqliteSource(path: string): CopySource {
       const counter = sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as bigint | undefined;
       const highest = sqlite.prepare(`SELECT max(${quoteName(column)}) FROM ${quoteName(table)}`).pluck().get() as bigint | null;
       return laterId(counter ?? null, highest);
+    },
+    async unstampedChanges() {
+      return Number(sqlite.prepare(UNSTAMPED_CHANGES_SQL).pluck().get());
     },
     async close() {
       if (sqlite.inTransaction) sqlite.exec("COMMIT");
