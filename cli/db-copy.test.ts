@@ -13,7 +13,7 @@ import { listMigrations } from "@/lib/db/migrations";
 import { appEnv } from "@/test/support/app-env";
 import { freePort } from "@/test/support/app-server";
 import { cliCommand, runCli, tokenCli } from "@/test/support/cli";
-import { makeTestDatabase, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
+import { makeTestDatabase, stampPlantChanges, type TestDatabase, testDatabaseProvider } from "@/test/support/test-database";
 import { mountTmpfs, type Tmpfs } from "@/test/support/tmpfs";
 import { sqlTime } from "@/test/support/webhook-endpoints";
 
@@ -96,6 +96,8 @@ async function fillStore(database: TestDatabase): Promise<void> {
      WHERE event_id = (SELECT id FROM webhook_events WHERE data LIKE '%Lowest%')`,
     [sqlTime(database, new Date("2026-11-26T10:00:01.000Z")), sqlTime(database, new Date("2026-11-26T10:00:01.250Z"))],
   );
+  // The plants' changes with their positions in the feed, as the app's instances give them on PostgreSQL.
+  await stampPlantChanges(database);
 }
 
 type Cell = string | number | boolean | null;
@@ -335,7 +337,7 @@ describe(`db copy refuses, into ${testDatabaseProvider()}`, () => {
     await target.query("INSERT INTO plants (id, name) VALUES (2, 'Ivy'), (3, 'Moss')");
     const run = await copy(source, ["--to", target.url]);
     expect(run).toMatchObject({ code: 1, stdout: "" });
-    expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
+    expect(run.stderr).toContain("is not empty: api_tokens (1 row), plants (2 rows), plant_changes (2 rows), activity (1 row). Copy into an empty database, freshly migrated\n");
     expect((await target.query<{ id: bigint }>("SELECT id FROM plants ORDER BY id")).map((row) => BigInt(row.id))).toEqual([2n, 3n]);
   });
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { type DatabaseConfig, type DatabaseProvider, defaultDatabasePath } from "../../lib/db/database-url";
+import { stampChanges } from "../../lib/live/change-stamps";
 
 // The one way tests make a database, on either engine: a fresh data directory
 // and, with PostgreSQL, a fresh database on the test server, dropped again
@@ -201,4 +202,18 @@ export async function tableNames(database: TestDatabase): Promise<string[]> {
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
       : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name";
   return (await database.query<{ name: string }>(sql)).map((row) => row.name);
+}
+
+/**
+ * What the app's instances do on PostgreSQL once plants' changes are committed, for a test that wrote them
+ * itself: gives each its position in the change feed (lib/live/change-stamps.ts). SQLite gives it at insert.
+ */
+export async function stampPlantChanges(database: TestDatabase): Promise<void> {
+  if (database.config.provider !== "postgresql") return;
+  const pool = new pg.Pool({ connectionString: database.config.url, max: 1 });
+  try {
+    await stampChanges(pool);
+  } finally {
+    await pool.end();
+  }
 }

@@ -14,7 +14,13 @@
  *   webhook_endpoints: with no endpoint in the target yet, copying a million
  *   plants writes no event, and the events and deliveries are then copied
  *   as they were (a pending delivery stays pending, and is sent from the
- *   target).
+ *   target);
+ * - the change feed's triggers on plants (the plant_changes migration) write
+ *   a change for EVERY plant written, whatever else the target holds. Those
+ *   rows are the copy's own, not the source's: plant_changes comes right
+ *   after plants, and is emptied of them just before the source's changes
+ *   are written (TRIGGER_FILLED_TABLES), positions and all, so that an API
+ *   client following the feed resumes on the target where it was.
  */
 export const COPIED_TABLES = [
   "users",
@@ -25,6 +31,7 @@ export const COPIED_TABLES = [
   "passkeys",
   "settings",
   "plants",
+  "plant_changes",
   "webhook_endpoints",
   "webhook_events",
   "webhook_deliveries",
@@ -32,6 +39,14 @@ export const COPIED_TABLES = [
 ] as const;
 
 export type CopiedTable = (typeof COPIED_TABLES)[number];
+
+/**
+ * The tables the target's own triggers write to while the copy writes other
+ * tables, emptied in the copy's transaction just before the source's rows are
+ * written into them: the target was empty when the copy began, so every row
+ * they hold by then came from the copy's own inserts.
+ */
+export const TRIGGER_FILLED_TABLES: readonly CopiedTable[] = ["plant_changes"];
 
 /** The tables not copied, and why: the operator reads these in the copy's summary. */
 export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
@@ -50,5 +65,11 @@ export const SKIPPED_TABLES: Readonly<Record<string, string>> = {
  * highest id given in the source, so no id is given twice. The source's
  * counter is carried over too, not only the highest id left: an activity
  * record is never renumbered, even once the newest were removed.
+ * plant_changes.seq is the order PostgreSQL's stamper gives positions in
+ * (lib/live/change-stamps.ts): the target's next change must come after every
+ * change copied, some of which a PostgreSQL target may still have to stamp.
  */
-export const GENERATED_IDS: readonly { table: CopiedTable; column: string }[] = [{ table: "activity", column: "id" }];
+export const GENERATED_IDS: readonly { table: CopiedTable; column: string }[] = [
+  { table: "activity", column: "id" },
+  { table: "plant_changes", column: "seq" },
+];

@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { COPIED_TABLES, GENERATED_IDS, SKIPPED_TABLES } from "@/lib/db/copy/copied-tables";
+import { COPIED_TABLES, type CopiedTable, GENERATED_IDS, SKIPPED_TABLES, TRIGGER_FILLED_TABLES } from "@/lib/db/copy/copied-tables";
 import type { Value } from "@/lib/db/copy/cell-values";
 import type { CopyEnd, CopySource, CopyTarget, EngineColumn } from "@/lib/db/copy/copy-ends";
 import { migrateCommand } from "@/lib/db/copy/migrate-command";
@@ -13,7 +13,9 @@ import { describeWriteFailure, failureCause } from "@/lib/db/write-failure";
 // database into an empty one of either engine, in the target's own schema.
 //
 // - The source is read as one snapshot and never written (sqlite-copy-ends.ts,
-//   postgres-copy-ends.ts say how, per engine).
+//   postgres-copy-ends.ts say how, per engine), but for one thing its own app
+//   would do anyway: a PostgreSQL source's committed plant changes are given
+//   their positions in the change feed before the snapshot is taken.
 // - The target is written in ONE transaction, and verified inside it before
 //   COMMIT: each table read back, its rows counted and checksummed
 //   (row-checksum.ts) the same way as the source's were read. A copy that is
@@ -82,6 +84,7 @@ export async function copyDatabase(source: DatabaseConfig, target: CopyTargetCon
     // Before the target is touched: a source the copy refuses leaves it as it was, unmigrated.
     await checkSourceMigrations(from, source);
     await checkForeignKeys(from);
+    await checkChangesStamped(from, target.config);
     try {
       const to = await openTarget(target);
       try {
@@ -131,13 +134,15 @@ async function copyBetween(from: CopySource, to: CopyTarget, target: CopyTargetC
   await to.begin(COPIED_TABLES);
   try {
     await checkEmpty(to);
-    const totals: { table: string; rows: number }[] = [];
+    const totals: { table: CopiedTable; rows: number }[] = [];
     for (const table of COPIED_TABLES) totals.push({ table, rows: await from.rowCount(table) });
     progress.started?.(totals);
 
     const copyStart = performance.now();
     const sourceChecksums = new Map<string, RowChecksum>();
     for (const { table, rows } of totals) {
+      // The target's triggers wrote rows of their own there as the tables before it were copied.
+      if (TRIGGER_FILLED_TABLES.includes(table)) await to.emptyTable(table);
       sourceChecksums.set(table, await copyTable(from, to, table, columns.get(table)!, (done) => progress.copying?.(table, done, rows)));
     }
     const generatedIds = [];
@@ -288,6 +293,22 @@ async function checkForeignKeys(from: CopySource): Promise<void> {
   if (dangling.length > 0) {
     throw new CopyRefusedError(`the source holds rows whose foreign key names nothing, which the target would refuse:\n${dangling.join("\n")}\nThen copy again.`);
   }
+}
+
+/**
+ * Into SQLite, every change the source holds has its position in the feed. A PostgreSQL source's are stamped
+ * as the copy opens it (postgres-copy-ends.ts), but a change its app committed a moment after that is in the
+ * snapshot without one, and SQLite never stamps: the feed's clients would never see it. A PostgreSQL target's
+ * instances stamp such changes, as the source's would have: they are copied as they are.
+ */
+async function checkChangesStamped(from: CopySource, target: DatabaseConfig): Promise<void> {
+  if (target.provider !== "sqlite") return;
+  const unstamped = await from.unstampedChanges();
+  if (unstamped === 0) return;
+  throw new CopyRefusedError(
+    `the source ${from.description} holds ${unstamped === 1 ? "a change to plants" : `${unstamped.toLocaleString("en-US")} changes to plants`} committed as the copy began, ` +
+      "still without a position in the change feed, which a SQLite target would never give: the app is still writing to it. Stop it, then copy again",
+  );
 }
 
 async function checkEmpty(to: CopyTarget): Promise<void> {

@@ -37,6 +37,8 @@ export interface CopySource extends CopyEnd {
   danglingRows(key: ForeignKey): Promise<number>;
   /** The last id the database gave in a generated-id column (its counter, or the highest id left if higher); null if none. */
   lastGeneratedId(table: string, column: string): Promise<bigint | null>;
+  /** How many plant changes have no position in the feed yet (PostgreSQL's, committed and not stamped); none on SQLite. */
+  unstampedChanges(): Promise<number>;
 }
 
 export interface CopyTarget extends CopyEnd {
@@ -49,6 +51,12 @@ export interface CopyTarget extends CopyEnd {
    * settles, so that the next batch is ready when the database is (the rows are encoded at the call).
    */
   insert(table: string, columns: readonly EngineColumn[], rows: readonly Value[][]): Promise<void>;
+  /**
+   * Removes every row of the table, in the copy's transaction, as if they had never been written (an
+   * AUTOINCREMENT counter forgets them too): the rows the target's own triggers wrote there while the
+   * copy wrote other tables (TRIGGER_FILLED_TABLES in copied-tables.ts). Called once no insert is under way.
+   */
+  emptyTable(table: string): Promise<void>;
   /** Makes the database's next generated id in the column come after `last` (and after every id the table holds). */
   continueGeneratedIds(table: string, column: string, last: bigint | null): Promise<void>;
   commit(): Promise<void>;

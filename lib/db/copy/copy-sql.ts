@@ -12,3 +12,6 @@ export function danglingRowsSql(key: ForeignKey): string {
   const [child, parent, column] = [quoteName(key.table), quoteName(key.parent), quoteName(key.column)];
   return `SELECT count(*) FROM ${child} c WHERE c.${column} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${parent} p WHERE p.${quoteName(key.parentColumn)} = c.${column})`;
 }
+
+/** Counts the change feed's changes without a position: on PostgreSQL, committed and not stamped yet (lib/live/change-stamps.ts). */
+export const UNSTAMPED_CHANGES_SQL = `SELECT count(*) FROM "plant_changes" WHERE "position" IS NULL`;

@@ -1,15 +1,18 @@
 import pg from "pg";
 import { fromPostgres, postgresColumnKind, toPostgres, type Value } from "@/lib/db/copy/cell-values";
 import { type CopyEnd, type CopySource, type CopyTarget, type EngineColumn, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
-import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
+import { danglingRowsSql, quoteName, UNSTAMPED_CHANGES_SQL } from "@/lib/db/copy/copy-sql";
 import { describeDatabase } from "@/lib/db/database-url";
 import { connectPostgres } from "@/lib/db/postgres-connect";
+import { stampChanges } from "@/lib/live/change-stamps";
 
 // The copy's ends on PostgreSQL (issue 23). The source is read in one
 // REPEATABLE READ READ ONLY transaction: one snapshot of every table, even
-// with an app still writing, and the server refuses any write in it. The
-// target is written in one transaction, its tables locked against other
-// writers; a copy killed before COMMIT leaves the server nothing to keep.
+// with an app still writing, and the server refuses any write in it. Before
+// it, the change feed's committed changes are given their positions, as any
+// running instance gives them (stampCommittedChanges). The target is written
+// in one transaction, its tables locked against other writers; a copy killed
+// before COMMIT leaves the server nothing to keep.
 
 const INT8_OID = 20;
 const TIMESTAMP_OID = 1114;
@@ -33,6 +36,12 @@ async function connect(url: string): Promise<pg.Client> {
 
 export async function openPostgresSource(url: string): Promise<CopySource> {
   const client = await connect(url);
+  try {
+    await stampCommittedChanges(client, url);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
   await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   const end = postgresEnd(client, url);
   return {
@@ -63,11 +72,36 @@ export async function openPostgresSource(url: string): Promise<CopySource> {
       const { counter, highest } = rows[0]!;
       return laterId(counter === null ? null : BigInt(counter), highest === null ? null : BigInt(highest));
     },
+    async unstampedChanges() {
+      const { rows } = await client.query<{ count: string }>(UNSTAMPED_CHANGES_SQL);
+      return Number(rows[0]!.count);
+    },
     async close() {
       await client.query("COMMIT").catch(() => {});
       await client.end();
     },
   };
+}
+
+/**
+ * Gives a position to every change committed without one yet, in short transactions of their own before the
+ * source's snapshot, as any running instance does (lib/live/change-stamps.ts): the positions a client resumes
+ * from are then in the snapshot, and copied as they are. A change whose app stopped (or died) before stamping
+ * it would otherwise be copied without one, which a SQLite target never gives. This is the one write the copy
+ * makes to its source, and the source's own app would make it. A source without the feed (at an older
+ * migration, which the copy then refuses) has nothing to stamp.
+ */
+async function stampCommittedChanges(client: pg.Client, url: string): Promise<void> {
+  const { rows } = await client.query<{ feed: boolean }>("SELECT to_regclass('plant_changes') IS NOT NULL AS feed");
+  if (!rows[0]!.feed) return;
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  // As the client's (connect): a connection the server ends is heard, not left to end the process.
+  pool.on("error", () => {});
+  try {
+    await stampChanges(pool);
+  } finally {
+    await pool.end();
+  }
 }
 
 export async function openPostgresTarget(url: string): Promise<CopyTarget> {
@@ -113,6 +147,10 @@ export async function openPostgresTarget(url: string): Promise<CopyTarget> {
       const written = writing.then(() => client.query(statement, arrays)).then(() => {});
       writing = written;
       return written;
+    },
+    async emptyTable(table) {
+      // The sequence that numbered the rows removed is set by continueGeneratedIds, lower if need be.
+      await client.query(`DELETE FROM ${quoteName(table)}`);
     },
     async continueGeneratedIds(table, column, last) {
       // setval(sequence, n, false): n is the next id given. A sequence is not transactional; one moved by

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type Column, fromSqlite, sqliteColumnKind, toSqlite, type Value } from "@/lib/db/copy/cell-values";
 import { type CopyEnd, type CopySource, type CopyTarget, type ForeignKey, laterId, ROWS_PER_BATCH } from "@/lib/db/copy/copy-ends";
-import { danglingRowsSql, quoteName } from "@/lib/db/copy/copy-sql";
+import { danglingRowsSql, quoteName, UNSTAMPED_CHANGES_SQL } from "@/lib/db/copy/copy-sql";
 import { SQLITE_BUSY_TIMEOUT_MS } from "@/lib/db/sqlite";
 import { makeFolder } from "@/lib/db/write-failure";
 
@@ -44,6 +44,9 @@ export function openSqliteSource(path: string): CopySource {
       const counter = sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as bigint | undefined;
       const highest = sqlite.prepare(`SELECT max(${quoteName(column)}) FROM ${quoteName(table)}`).pluck().get() as bigint | null;
       return laterId(counter ?? null, highest);
+    },
+    async unstampedChanges() {
+      return Number(sqlite.prepare(UNSTAMPED_CHANGES_SQL).pluck().get());
     },
     async close() {
       if (sqlite.inTransaction) sqlite.exec("COMMIT");
@@ -95,6 +98,11 @@ export function openSqliteTarget(path: string): CopyTarget {
         for (const row of chunk) for (let index = 0; index < kinds.length; index++) values.push(toSqlite(kinds[index]!, row[index] ?? null));
         insertOf(table, columns, chunk.length).run(values);
       }
+    },
+    async emptyTable(table) {
+      sqlite.prepare(`DELETE FROM ${quoteName(table)}`).run();
+      // The table's AUTOINCREMENT counter counted the rows removed: continueGeneratedIds sets it from the source's alone.
+      sqlite.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
     },
     async continueGeneratedIds(table, _column, last) {
       // An AUTOINCREMENT table's counter is its row in sqlite_sequence, which SQLite already moved past
