@@ -27,11 +27,11 @@ test("every operation open and tried out: the int64 bounds exactly, in models, r
   const reference = page.locator(".api-reference");
   const ranges = (within = reference) => within.locator(".json-schema-2020-12__constraint--number").filter({ hasText: "922337203685477" });
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-  // Drawn in the browser after load; then every operation opened: the seven operations and the four webhook events.
+  // Drawn in the browser after load; then every operation opened: the eight operations and the four webhook events.
   const openers = page.locator(".opblock-summary-control");
-  await expect(openers).toHaveCount(11);
+  await expect(openers).toHaveCount(12);
   for (const opener of await openers.all()) await opener.click();
-  await expect(page.locator(".responses-table")).toHaveCount(11);
+  await expect(page.locator(".responses-table")).toHaveCount(12);
   expect(await fits(), "/docs, operations open, fits").toBe(true);
 
   // The models, shown open two levels deep: NewPlant, Plant and PlantPatch each have an id.

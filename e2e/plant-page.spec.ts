@@ -1,5 +1,5 @@
 import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
-import { addPlants, bearer, patchAsSomeoneElse, writeToken } from "./plants";
+import { addPlants, bearer, patchAsSomeoneElse, withoutLiveUpdates, writeToken } from "./plants";
 
 // A plant's page at the plant's own URL (issue 11): a browser gets the page,
 // a program the API's JSON; edit and delete only on the version the page
@@ -103,6 +103,7 @@ test("the form checks as it is typed, and the API's field errors land on their f
 });
 
 test("a change made meanwhile is explained, and the person keeps their edit over it", async ({ page, request }) => {
+  await withoutLiveUpdates(page);
   const id = 9_007_199_254_740_993n + 7_450_000n;
   await addPlants(page, [{ id, name: "Calathea", tag: "prayer plant" }]);
   await page.goto(`/plants/${id}`);
@@ -124,6 +125,7 @@ test("a change made meanwhile is explained, and the person keeps their edit over
 });
 
 test("a change made meanwhile can be taken instead, and the next save builds on it", async ({ page, request }) => {
+  await withoutLiveUpdates(page);
   const id = 7_460_001n;
   await addPlants(page, [{ id, name: "Aloe", tag: "succulent" }]);
   await page.goto(`/plants/${id}`);
@@ -175,6 +177,7 @@ test("delete asks first, naming the plant, from the keyboard, then the list says
 });
 
 test("a delete after a change made meanwhile shows the change and asks again", async ({ page, request }) => {
+  await withoutLiveUpdates(page);
   await addPlants(page, [
     { id: 7_480_001n, name: "Sansevieria", tag: "e2e-delete" },
     { id: 7_480_002n, name: "Zamioculcas", tag: "e2e-delete" },

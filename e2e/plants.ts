@@ -53,3 +53,12 @@ export async function patchAsSomeoneElse(request: APIRequestContext, token: stri
   const response = await request.patch(`/plants/${id}`, { headers: { ...bearer(token), "content-type": "application/merge-patch+json" }, data: body });
   expect(response.status(), await response.text()).toBe(200);
 }
+
+/**
+ * Cuts the page off from the change feed (GET /plants/events), as a proxy that does not pass it would: the
+ * page then learns of someone else's change only when its save meets the 412, the path these specs test.
+ * With the feed, the page would learn of it at once (e2e/live-updates.spec.ts).
+ */
+export async function withoutLiveUpdates(page: Page): Promise<void> {
+  await page.route(/\/plants\/events(\?|$)/, (route) => route.abort());
+}

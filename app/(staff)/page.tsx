@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { FlashMessage } from "@/components/shared/flash-message";
-import { PlantListTable } from "@/components/plants/plant-list-table";
+import { LivePlantList } from "@/components/plants/live-plant-list";
+import { PlantListHead } from "@/components/plants/plant-list-table";
 import { PlantSearchForm } from "@/components/plants/plant-search-form";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
+import { newestPosition } from "@/lib/live/change-reads";
 import { findPlantsPage, listTagsInUse, type PlantListPage } from "@/lib/plants/plant-queries";
 import type { PlantOrder } from "@/lib/plants/plant-search";
 import { plantExportHref, plantListHref, type PlantListSearch, type PlantSort, readPlantListSearch } from "@/lib/validations/plant-list";
@@ -30,6 +32,8 @@ export default async function PlantsPage({ searchParams }: { searchParams: Searc
   const { search, errors } = readPlantListSearch(params);
   await requireStaff(plantListHref(search));
   const mistaken = errors.q !== undefined || errors.tag !== undefined;
+  // Read before the plants: the page follows every change after it (a change read twice is applied twice, harmlessly).
+  const position = await newestPosition();
   const [found, tags] = await Promise.all([
     mistaken ? undefined : findPlantsPage({ filter: { q: search.q, tag: search.tag }, order: ORDERS[search.sort], page: search.page }),
     listTagsInUse(),
@@ -50,7 +54,7 @@ export default async function PlantsPage({ searchParams }: { searchParams: Searc
       <p className="match-count" role="status">
         {found ? countText(found.total, search) : "Correct the search to see plants."}
       </p>
-      {found && <Results found={found} search={search} />}
+      {found && <Results found={found} search={search} position={position} />}
     </>
   );
 }
@@ -61,15 +65,21 @@ function countText(total: number, { q, tag }: PlantListSearch): string {
   return `${plants} found`;
 }
 
-function Results({ found, search }: { found: PlantListPage; search: PlantListSearch }) {
+function Results({ found, search, position }: { found: PlantListPage; search: PlantListSearch; position: string }) {
   const { plants, total, page, pageCount } = found;
   if (total === 0) {
-    return search.q === undefined && search.tag === undefined ? (
-      <p>
-        No plants yet. <Link href="/plants/new">Add a plant</Link>.
-      </p>
-    ) : (
-      <p>No plant matches this search.</p>
+    return (
+      <>
+        {search.q === undefined && search.tag === undefined ? (
+          <p>
+            No plants yet. <Link href="/plants/new">Add a plant</Link>.
+          </p>
+        ) : (
+          <p>No plant matches this search.</p>
+        )}
+        {/* Plants added elsewhere meanwhile are counted here too. */}
+        <LivePlantList plants={[]} filters={{ q: search.q, tag: search.tag }} position={position} head={null} />
+      </>
     );
   }
   if (plants.length === 0) {
@@ -82,7 +92,7 @@ function Results({ found, search }: { found: PlantListPage; search: PlantListSea
   }
   return (
     <>
-      <PlantListTable plants={plants} search={search} />
+      <LivePlantList plants={plants} filters={{ q: search.q, tag: search.tag }} position={position} head={<PlantListHead search={search} />} />
       <Pager search={search} page={page} pageCount={pageCount} />
       <p className="export">
         {/* A link rather than a fetch with Accept: text/csv: the browser streams the file to disk, whatever its size. */}

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { FormError } from "@/components/forms/form-error";
 import { InputField } from "@/components/forms/form-field";
@@ -12,6 +12,8 @@ import { PlantDeleteDialog } from "@/components/plants/plant-delete-dialog";
 import { fieldSentence } from "@/components/forms/sentence-resolver";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
+import { followPlantChanges } from "@/lib/client/change-feed";
+import type { PlantChangeEvent } from "@/lib/client/plant-change-event";
 import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 import type { Plant } from "@/lib/validations/plant";
 import type { PlantEdit } from "@/lib/validations/plant-edit";
@@ -28,11 +30,20 @@ const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ p
  * component's own from the first render on: a save or a choice moves it on,
  * and the server's parts of the page (when last changed, the version, the
  * history with the new change on top) are refreshed after.
+ *
+ * It follows the plant's changes made elsewhere (issue 32: the change feed,
+ * from `position`, the feed's position the page was read at): untouched, the
+ * form takes the new version and says who saved it; with an edit under way,
+ * the conflict's choice is offered before a save could meet a 412, without
+ * taking the focus from the field being typed in. A delete reads the page
+ * again, which then says who deleted the plant, with Restore for owners.
  */
-export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
+export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: string; position: string }) {
   const router = useRouter();
   const [shown, setShown] = useState<PlantVersionShown>({ plant, etag });
   const [conflict, setConflict] = useState<PlantVersionShown | null>(null);
+  // A conflict a save met takes the focus to its choice; one the feed told of waits beside the field in use.
+  const [conflictFocus, setConflictFocus] = useState(true);
   const [gone, setGone] = useState(false);
   const [status, setStatus] = useState("");
   const conflictHeading = useRef<HTMLHeadingElement>(null);
@@ -50,8 +61,30 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
   const edit = useWatch({ control });
 
   useEffect(() => {
-    if (conflict) conflictHeading.current?.focus();
-  }, [conflict]);
+    if (conflict && conflictFocus) conflictHeading.current?.focus();
+  }, [conflict, conflictFocus]);
+
+  // Called with each change the feed tells of, with the page's state as it is then (an Effect Event).
+  const changedElsewhere = useEffectEvent(async (change: PlantChangeEvent) => {
+    // A save under way meets any other change as a 412 itself; the feed's word of this page's own save is no news.
+    if (form.pending) return;
+    if (change.type === "plant.deleted") return router.refresh();
+    const { readPlant } = await import("@/lib/client/plant-changes");
+    const current = await readPlant(plant.id);
+    if (!("etag" in current)) return current.kind === "gone" ? router.refresh() : undefined;
+    if (current.etag === shown.etag) return;
+    const who = await savedBy(plant.id);
+    // An edit under way: what a save would send now (the fields as typed, against the version edited).
+    if (Object.keys(plantEditPatch(shown.plant, form.getValues())).length > 0) {
+      setConflictFocus(false);
+      setConflict(current);
+      setStatus(`${who} saved another version of this plant while you were editing: keep yours or take theirs.`);
+    } else {
+      adopt(current);
+      setStatus(`${who} changed this plant: the form now holds the saved version.`);
+    }
+  });
+  useEffect(() => followPlantChanges({ after: position, filter: { ids: [plant.id] }, onChange: (change) => void changedElsewhere(change) }), [position, plant.id]);
 
   useEffect(() => {
     if (nameFocusRequests > 0) setFocus("name");
@@ -88,6 +121,7 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
         return;
       }
       case "conflict":
+        setConflictFocus(true);
         setConflict(outcome.current);
         return;
       case "gone":
@@ -164,4 +198,18 @@ export function PlantEditor({ plant, etag }: { plant: Plant; etag: string }) {
       </section>
     </>
   );
+}
+
+/** Who made the plant's newest change, as its history says: a person's name, or the token's label. */
+async function savedBy(id: bigint): Promise<string> {
+  try {
+    const response = await fetch(`/plants/${id}/history?limit=1`, { headers: { accept: "application/json" } });
+    const [newest] = (await response.json()) as { by?: { kind?: string; name?: string } }[];
+    const by = newest?.by;
+    if (by?.kind === "person" && by.name) return by.name;
+    if (by?.kind === "token" && by.name) return `The API token “${by.name}”`;
+  } catch {
+    // The history could not be read: the change is told without its author.
+  }
+  return "Someone else";
 }

@@ -1,6 +1,4 @@
 import Link from "next/link";
-import { LocalTime } from "@/components/shared/local-time";
-import type { Plant } from "@/lib/validations/plant";
 import { PLANT_SORT_LABELS, plantListHref, type PlantListSearch, type PlantSort } from "@/lib/validations/plant-list";
 
 type Column = { field: "id" | "name" | "added"; label: string; first: PlantSort; second: PlantSort };
@@ -13,17 +11,20 @@ const SORTABLE: Record<Column["field"], Column> = {
 };
 
 /**
- * The plants of one page, each linking to its own page. A table with its
- * roles spelled out: below 40rem the CSS draws each row as a card (so nothing
- * is wider than a phone and a 20-character id shows whole), and a table's
- * display changed by CSS loses its semantics in some browsers unless they are
- * explicit. There the header row is kept for screen readers only, without its
- * sort links: a link in a row nobody sees would take keyboard focus out of
- * sight (WCAG 2.4.7; issue 20). The search form's Sort field sorts instead.
+ * The caption and header row of the plants of one page (the rows are
+ * components/plants/live-plant-list.tsx's, which follows changes): rendered
+ * on the server, so the list's URLs and sort labels cost the browser no
+ * script. A table with its roles spelled out: below 40rem the CSS draws each
+ * row as a card (so nothing is wider than a phone and a 20-character id shows
+ * whole), and a table's display changed by CSS loses its semantics in some
+ * browsers unless they are explicit. There the header row is kept for screen
+ * readers only, without its sort links: a link in a row nobody sees would
+ * take keyboard focus out of sight (WCAG 2.4.7; issue 20). The search form's
+ * Sort field sorts instead.
  */
-export function PlantListTable({ plants, search }: { plants: (Plant & { createdAt: Date })[]; search: PlantListSearch }) {
+export function PlantListHead({ search }: { search: PlantListSearch }) {
   return (
-    <table className="plant-list" role="table">
+    <>
       <caption>Plants, {PLANT_SORT_LABELS[search.sort].toLowerCase()}</caption>
       <thead role="rowgroup">
         <tr role="row">
@@ -35,36 +36,7 @@ export function PlantListTable({ plants, search }: { plants: (Plant & { createdA
           <SortableHeader column={SORTABLE.added} search={search} />
         </tr>
       </thead>
-      <tbody role="rowgroup">
-        {plants.map((plant) => {
-          const id = plant.id.toString();
-          return (
-            <tr key={id} role="row">
-              <td role="cell" data-label="Id" className="id">
-                {id}
-              </td>
-              <th scope="row" role="rowheader" className="plant-name">
-                {/* No prefetch: a page of rows would ask the server for twenty plant pages nobody opened. */}
-                <Link href={`/plants/${id}`} prefetch={false}>
-                  {plant.name}
-                </Link>
-              </th>
-              <td role="cell" data-label="Tag">
-                {plant.tag ?? (
-                  <>
-                    <span aria-hidden="true">–</span>
-                    <span className="visually-hidden">no tag</span>
-                  </>
-                )}
-              </td>
-              <td role="cell" data-label="Added">
-                <LocalTime date={plant.createdAt} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    </>
   );
 }
 

@@ -31,6 +31,11 @@ export async function keptPositions(): Promise<{ oldest: bigint; newest: bigint 
   return { oldest: bigintCell(row.oldest), newest: bigintCell(row.newest) };
 }
 
+/** The feed's newest position, as a page passes it to its stream (?after=): "0" before any change. */
+export async function newestPosition(): Promise<string> {
+  return String((await keptPositions())?.newest ?? 0n);
+}
+
 function toChange(row: DirectRow): PlantChange {
   const type = stringCell(row.type) as PlantChangeType;
   return {

@@ -5,7 +5,7 @@ import { onOtherWorkersChanges, tellOtherWorkers } from "@/lib/live/cluster-wake
 import type { PlantChange } from "@/lib/live/plant-change";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
-import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
+import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 
 // The one reader of the change feed in a process: it reads the table once for
 // every stream the process holds, and hands each batch to all of them, so ten
@@ -40,7 +40,10 @@ export type ChangeTail = {
 
 /** The process's feed, started on first use: at the newest position, since no stream can ask it for older ones. */
 export function changeTail(): Promise<ChangeTail> {
-  return processGlobal("live.tail", () => startTail());
+  const starting = processGlobal("live.tail", () => startTail());
+  // A start the database refused (an outage) is not kept: the next stream starts the feed again.
+  starting.catch(() => existingProcessGlobal("live.tail") === starting && takeProcessGlobal("live.tail"));
+  return starting;
 }
 
 /** Stops the process's feed, if it runs (at shutdown). */

@@ -35,8 +35,8 @@ describe("the API reference at /docs", () => {
     await page.goto(`${app.url}/docs`);
     const operations = page.locator(".opblock-summary");
     await operations.first().waitFor();
-    // The seven operations, then the four webhook events (OpenAPI 3.1 webhooks), each a POST to the receiver.
-    expect(await page.locator(".opblock-summary-method").allTextContents()).toEqual(["GET", "POST", "POST", "GET", "PATCH", "DELETE", "GET", "POST", "POST", "POST", "POST"]);
+    // The eight operations, then the four webhook events (OpenAPI 3.1 webhooks), each a POST to the receiver.
+    expect(await page.locator(".opblock-summary-method").allTextContents()).toEqual(["GET", "POST", "POST", "GET", "PATCH", "DELETE", "GET", "GET", "POST", "POST", "POST", "POST"]);
     expect(await page.locator(".opblock-summary-path").allTextContents()).toEqual([
       "/plants",
       "/plants",
@@ -45,6 +45,7 @@ describe("the API reference at /docs", () => {
       "/plants/{id}",
       "/plants/{id}",
       "/plants/{id}/history",
+      "/plants/events",
       "plant.created",
       "plant.updated",
       "plant.deleted",

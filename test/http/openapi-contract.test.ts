@@ -16,7 +16,7 @@ type Case = {
   /** The request path and query. */
   url: string;
   /** The document's path the request belongs to. */
-  template: "/plants" | "/plants/{id}" | "/plants/batch" | "/plants/{id}/history";
+  template: "/plants" | "/plants/{id}" | "/plants/batch" | "/plants/{id}/history" | "/plants/events";
   auth?: Auth;
   body?: string;
   contentType?: string;
@@ -35,6 +35,8 @@ const LIST = "/plants" as const;
 const ONE = "/plants/{id}" as const;
 const BATCH = "/plants/batch" as const;
 const HISTORY = "/plants/{id}/history" as const;
+const EVENTS = "/plants/events" as const;
+const stream = { accept: "text/event-stream" };
 const csv = "text/csv";
 
 // URLs a GET must refuse with 400 (a read token, nothing seeded), for both paths.
@@ -209,6 +211,16 @@ const CASES: Case[] = [
   { name: "answers no history without a token", method: "GET", url: "/plants/801/history", template: HISTORY, status: 401 },
   { name: "answers no history for a bad token", method: "GET", url: "/plants/801/history", template: HISTORY, auth: "invalid", status: 401 },
   { name: "answers no history for a scopeless token", method: "GET", url: "/plants/801/history", template: HISTORY, auth: "scopeless", status: 403 },
+  { name: "follows the changes from now", method: "GET", url: "/plants/events", template: EVENTS, auth: "read", headers: stream, status: 200, answers: { "cache-control": "no-store, no-transform" } },
+  { name: "follows the changes with a write token and no Accept", method: "GET", url: "/plants/events?after=0&tag=indoor&id=801", template: EVENTS, auth: "write", status: 200 },
+  { name: "refuses a negative position", method: "GET", url: "/plants/events?after=-1", template: EVENTS, auth: "read", headers: stream, status: 400 },
+  { name: "refuses a Last-Event-ID that is no position", method: "GET", url: "/plants/events", template: EVENTS, auth: "read", headers: { ...stream, "last-event-id": "x" }, status: 400 },
+  { name: "refuses an unknown feed parameter", method: "GET", url: "/plants/events?since=1", template: EVENTS, auth: "read", headers: stream, status: 400 },
+  { name: "refuses a feed asked for as JSON", method: "GET", url: "/plants/events", template: EVENTS, auth: "read", headers: { accept: json }, status: 406 },
+  { name: "refuses a position past the newest", method: "GET", url: "/plants/events?after=9223372036854775807", template: EVENTS, auth: "read", headers: stream, status: 410 },
+  { name: "follows nothing without a token", method: "GET", url: "/plants/events", template: EVENTS, headers: stream, status: 401 },
+  { name: "follows nothing for a bad token", method: "GET", url: "/plants/events", template: EVENTS, auth: "invalid", headers: stream, status: 401 },
+  { name: "follows nothing for a scopeless token", method: "GET", url: "/plants/events", template: EVENTS, auth: "scopeless", headers: stream, status: 403 },
 
   // Methods the paths lack
   { name: "refuses PUT /plants", method: "PUT", url: "/plants", template: LIST, auth: "write", status: 405 },
@@ -218,6 +230,7 @@ const CASES: Case[] = [
   { name: "refuses POST /plants/{id}", method: "POST", url: "/plants/1", template: ONE, auth: "write", status: 405 },
   { name: "refuses GET /plants/batch", method: "GET", url: "/plants/batch", template: BATCH, auth: "write", status: 405 },
   { name: "refuses POST /plants/{id}/history", method: "POST", url: "/plants/1/history", template: HISTORY, auth: "write", status: 405 },
+  { name: "refuses POST /plants/events", method: "POST", url: "/plants/events", template: EVENTS, auth: "write", status: 405 },
 ];
 
 // Answered once the plants table is gone: what a broken database looks like to a client.
@@ -230,6 +243,7 @@ const BROKEN_DATABASE_CASES: Case[] = [
   { name: "deletes with a broken database", method: "DELETE", url: "/plants/501", template: ONE, auth: "write", status: 500 },
   { name: "creates a batch with a broken database", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '[{"id":501,"name":"x"}]', status: 500 },
   { name: "answers no history with a broken database", method: "GET", url: "/plants/501/history", template: HISTORY, auth: "read", status: 500 },
+  { name: "follows nothing with a broken database", method: "GET", url: "/plants/events", template: EVENTS, auth: "read", headers: stream, status: 500 },
 ];
 
 // Answered while the database accepts no connections (issue 20): PostgreSQL
@@ -246,6 +260,7 @@ const UNAVAILABLE_DATABASE_CASES: Case[] = [
   { name: "deletes nothing without a database", method: "DELETE", url: "/plants/701", template: ONE, auth: "write", status: 503 },
   { name: "creates no batch without a database", method: "POST", url: "/plants/batch", template: BATCH, auth: "write", body: '[{"id":701,"name":"x"}]', status: 503 },
   { name: "answers no history without a database", method: "GET", url: "/plants/701/history", template: HISTORY, auth: "read", status: 503 },
+  { name: "follows nothing without a database", method: "GET", url: "/plants/events", template: EVENTS, auth: "read", headers: stream, status: 503 },
 ];
 const postgres = testDatabaseProvider() === "postgresql";
 
@@ -259,6 +274,7 @@ const RATE_LIMITED_CASES: Case[] = [
   { name: "deletes nothing once rate-limited", method: "DELETE", url: "/plants/601", template: ONE, status: 429 },
   { name: "creates no batch once rate-limited", method: "POST", url: "/plants/batch", template: BATCH, auth: "invalid", body: '[{"id":601,"name":"x"}]', status: 429 },
   { name: "answers no history once rate-limited", method: "GET", url: "/plants/601/history", template: HISTORY, auth: "invalid", status: 429 },
+  { name: "follows nothing once rate-limited", method: "GET", url: "/plants/events", template: EVENTS, auth: "invalid", headers: stream, status: 429 },
 ];
 const ANONYMOUS_ALLOWANCE = 20;
 
@@ -337,6 +353,7 @@ describe.runIf(postgres)("while the database accepts no connections, every opera
 describe("with a broken database, every operation answers a conforming 500", () => {
   beforeAll(async () => {
     await app.database.query("DROP TABLE plants");
+    await app.database.query("DROP TABLE plant_changes");
   });
   for (const testCase of BROKEN_DATABASE_CASES) {
     it(`${testCase.method} ${testCase.url}: ${testCase.name} (${testCase.status})`, () => run(testCase));

@@ -64,6 +64,9 @@ export class ContractChecker {
         problems.push(`${where}: header ${name}: ${value} does not match its schema`);
       }
     }
+    if (response.headers.get("content-type")?.startsWith("text/event-stream") && answer.content?.["text/event-stream"]) {
+      return [...problems, ...(await eventStreamProblems(where, response))];
+    }
     const text = await response.text();
     if (!answer.content) {
       if (text !== "") problems.push(`${where}: declared without a body, but has one`);
@@ -122,6 +125,15 @@ export class ContractChecker {
 function headerValue(value: string, schema: Json): unknown {
   if (schema.type !== "integer") return value;
   return /^(0|-?[1-9]\d*)$/.test(value) ? Number(value) : value;
+}
+
+/** A stream never ends: its first piece is read, which must be the retry field every stream opens with, and the rest left. */
+async function eventStreamProblems(where: string, response: Response): Promise<string[]> {
+  const reader = response.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  const first = new TextDecoder().decode(value);
+  return /^retry: \d+\n/.test(first) ? [] : [`${where}: the event stream opens with ${JSON.stringify(first.slice(0, 40))}, not its retry field`];
 }
 
 function csvProblems(where: string, text: string): string[] {

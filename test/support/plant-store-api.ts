@@ -103,6 +103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plants/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the changes to plants as they happen
+         * @description Server-Sent Events (text/event-stream): one event per change to a plant, from the API, the staff app, an import, a CLI or a restore, in commit order. Each has `id:` its position in the store's sequence of changes (an int64, growing in commit order with no gaps), `event:` plant.created, plant.updated or plant.deleted, and `data:` the JSON the webhooks carry for it, `{"type","timestamp","data"}`, ids exact above 2^53 (parse them as such). Without a position the stream starts at now. To resume, send the last id seen in Last-Event-ID (EventSource does so by itself) or as ?after=: every change after it is sent, then the stream goes on live, none missed or repeated, across restarts, workers and instances. A position older than the changes kept (CHANGE_FEED_RETENTION, 7 days by default) or past the newest is 410: re-read the plants, then follow from now. The stream sends `retry:` and a comment at least every 10 s; it ends within a second of its token being revoked or expiring, its session ending or its account being deactivated, when the server stops, and when the client reads too slowly (it resumes from its position when it comes back). Too many open streams for one token or address is 429. Needs scope plants:read (plants:write includes it).
+         */
+        get: operations["followPlantChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "plant.created": {
@@ -419,6 +439,15 @@ export interface components {
         };
         /** @description Conflict: A plant with this id already exists with a different name or tag */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Gone: The change feed cannot resume from the position in Last-Event-ID or ?after=: changes that old are no longer kept (CHANGE_FEED_RETENTION), or the position is past the newest (another store's, or one restored from an older backup). Re-read the plants, then follow from now */
+        Gone: {
             headers: {
                 [name: string]: unknown;
             };
@@ -816,6 +845,52 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    followPlantChanges: {
+        parameters: {
+            query?: {
+                /** @description Send every change after this position, then go on live; for clients that cannot send Last-Event-ID, which wins when both are sent */
+                after?: bigint;
+                /** @description Only changes to the plant with this id; repeat it (up to 100 times) to follow several */
+                id?: bigint[];
+                /** @description Only changes to plants with exactly this tag, before or after the change (a plant given another tag is seen leaving) */
+                tag?: string;
+            };
+            header?: {
+                /** @description The position to resume after: the id of the last event received */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes; it stays open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *     : open
+                     *
+                     *     id: 42
+                     *     event: plant.created
+                     *     data: {"type":"plant.created","timestamp":"2026-11-29T09:20:00.000Z","data":{"id":9007199254740993,"name":"Monstera deliciosa","tag":"tropical"}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -14,6 +14,7 @@ import { findPlantDeletion } from "@/lib/activity/plant-deletion";
 import { RestorePlantButton } from "@/components/plants/restore-plant-button";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { plantEtag } from "@/lib/http/entity-tags";
+import { newestPosition } from "@/lib/live/change-reads";
 import { findPlantRecord } from "@/lib/plants/plant-queries";
 import { plantPathSchema } from "@/lib/validations/plant";
 import { HISTORY_BEFORE_PARAM, PLANT_HISTORY_PAGE_SIZE, readHistoryBefore } from "@/lib/validations/plant-history-page";
@@ -65,6 +66,8 @@ export default async function PlantPage({ params, searchParams }: { params: Para
   if (id === undefined) notFound();
   const query = await searchParams;
   const { before, mistaken } = readHistoryBefore(query);
+  // Read first: the editor follows the plant's changes after it (lib/client/change-feed.ts).
+  const position = await newestPosition();
   const [record, history] = await Promise.all([readPlant(id), plantHistory(id, { limit: PLANT_HISTORY_PAGE_SIZE, before })]);
   const found = record ? { record } : await readDeletion(id).then((deleted) => deleted && { deleted });
   if (!found) notFound();
@@ -127,7 +130,7 @@ export default async function PlantPage({ params, searchParams }: { params: Para
         </Fact>
         <Fact term="Version">{version}</Fact>
       </dl>
-      <PlantEditor plant={plant} etag={plantEtag(found.record)} />
+      <PlantEditor plant={plant} etag={plantEtag(found.record)} position={position} />
       {historySection}
     </>
   );

@@ -1,0 +1,94 @@
+import { expect, test } from "./fixtures";
+import { addPlants } from "./plants";
+
+// The staff pages follow changes made anywhere (issue 32), here the plant
+// list: a second browser of the same store adds, renames and deletes plants
+// while the first has the list open. Nothing moves under the first person's
+// hand: the row changes where it is, new plants are counted until asked for,
+// focus stays in the field they are typing in, and the count is said once.
+
+const TAG = "e2e-live";
+
+test("the plant list shows another browser's new plant, change and delete without a reload, focus staying where it was", async ({ page, browser, ownerState }) => {
+  await addPlants(page, [{ id: 7_800_001n, name: "Seen fern", tag: TAG }]);
+  await page.goto(`/?tag=${TAG}`);
+  await expect(page.getByRole("rowheader")).toHaveText(["Seen fern"]);
+  // Every text the live region says, as a screen reader would hear it.
+  await page.getByRole("status").filter({ hasText: /^$/ }).evaluate((region) => {
+    const said: string[] = [];
+    (window as unknown as { said: string[] }).said = said;
+    new MutationObserver(() => region.textContent && said.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+  const search = page.getByLabel("Name contains");
+  await search.fill("half-typed");
+  await expect(search).toBeFocused();
+
+  const other = await browser.newContext({ storageState: ownerState });
+  const elsewhere = await other.newPage();
+  try {
+    await addPlants(elsewhere, [{ id: 9_007_199_254_800_001n, name: "Arrived palm", tag: TAG }]);
+    await expect(page.getByRole("status").filter({ hasText: "new plant" })).toHaveText("1 new plant since this page was read.");
+    // Not shown until asked for: the rows stay as they were.
+    await expect(page.getByRole("rowheader")).toHaveText(["Seen fern"]);
+
+    const renamed = await elsewhere.request.patch("/plants/7800001", {
+      headers: { "content-type": "application/merge-patch+json", "sec-fetch-site": "same-origin" },
+      data: '{"name":"Renamed fern"}',
+    });
+    expect(renamed.status()).toBe(200);
+    await expect(page.getByRole("rowheader")).toHaveText(["Renamed fern"]);
+    const deleted = await elsewhere.request.delete("/plants/7800001", { headers: { "sec-fetch-site": "same-origin" } });
+    expect(deleted.status()).toBe(204);
+    await expect(page.getByRole("rowheader")).toHaveText(["Renamed fern (deleted)"]);
+  } finally {
+    await other.close();
+  }
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue("half-typed");
+  expect(await page.evaluate(() => (window as unknown as { said: string[] }).said)).toEqual(["1 new plant since this page was read."]);
+
+  await page.getByRole("button", { name: "Show it" }).click();
+  await expect(page.getByRole("rowheader")).toHaveText(["Arrived palm"]);
+  await expect(page.getByRole("table")).toBeFocused();
+  await expect(page.getByRole("button", { name: "Show it" })).toHaveCount(0);
+  // The id exact past 2^53, as the page read it again.
+  await expect(page.locator("td.id")).toHaveText(["9007199254800001"]);
+});
+
+test("a plant's page takes another browser's change and says who made it; mid-edit it offers the choice before any save; a delete shows Restore", async ({ page, browser, ownerState }) => {
+  const id = 7_800_101n;
+  await addPlants(page, [{ id, name: "Edited fern", tag: TAG }]);
+  await page.goto(`/plants/${id}`);
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(name).toBeEnabled();
+
+  const other = await browser.newContext({ storageState: ownerState });
+  const elsewhere = other.request;
+  const patch = async (body: string) => {
+    const response = await elsewhere.patch(`/plants/${id}`, { headers: { "content-type": "application/merge-patch+json", "sec-fetch-site": "same-origin" }, data: body });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  try {
+    // Untouched: the form and the page take the new version, and say whose it is.
+    await patch('{"name":"Their fern"}');
+    await expect(page.getByRole("status").filter({ hasText: "changed this plant" })).toHaveText("Olive Owner changed this plant: the form now holds the saved version.");
+    await expect(name).toHaveValue("Their fern");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Their fern");
+
+    // Mid-edit: the choice is offered at once, and the person keeps typing where they were.
+    await name.fill("My fern");
+    await patch(`{"tag":"${TAG}-theirs"}`);
+    await expect(page.getByRole("heading", { name: "Someone else changed this plant" })).toBeVisible();
+    await expect(name).toBeFocused();
+    await page.getByRole("button", { name: "Keep my edit" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toHaveText(`Saved: My fern, tag ${TAG}-theirs.`);
+
+    // Deleted elsewhere: the page says so, by whom, with the owner's Restore.
+    const deleted = await elsewhere.delete(`/plants/${id}`, { headers: { "sec-fetch-site": "same-origin" } });
+    expect(deleted.status()).toBe(204);
+    await expect(page.getByText("This plant was deleted on")).toContainText("by Olive Owner");
+    await expect(page.getByRole("button", { name: /^Restore/ }).first()).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
