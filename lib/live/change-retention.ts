@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { db, Prisma } from "@/lib/db/client";
+import { stampChanges } from "@/lib/live/change-stamps";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 
@@ -29,6 +30,10 @@ function oldChangesStep(before: Date, rows: number): Prisma.Sql {
 /** Removes the changes kept no longer, step by step; answers how many. */
 export async function pruneChanges(retentionMs: number, { now = new Date(), signal }: { now?: Date; signal?: AbortSignal } = {}): Promise<number> {
   const before = new Date(now.getTime() - retentionMs);
+  // PostgreSQL: changes are stamped by the instances that hold streams; where none ever did, they are
+  // stamped here, or they would never be old enough to remove (only stamped changes are).
+  const database = env().database;
+  if (database.provider === "postgresql") await stampChanges((await import("@/lib/db/postgres")).postgresPool(database.url));
   let total = 0;
   while (!signal?.aborted) {
     const removed = await db().$executeRaw(oldChangesStep(before, STEP_ROWS));
