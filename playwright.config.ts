@@ -49,12 +49,13 @@ const SQLITE_SECOND_LANE = [
 const POSTGRESQL_ONLY = ["backups-page-postgres.spec.ts"];
 // Specs whose pages work differently with one server process and with several: in both SQLite lanes. The
 // scheduled backups run in the one process, or in the primary of several, which the workers reach over
-// the cluster's channel (lib/backup/backup-schedule-link.ts).
-const BOTH_SQLITE_LANES = ["backups-page.spec.ts"];
+// the cluster's channel (lib/backup/backup-schedule-link.ts). A change made through one worker reaches a page
+// whose stream another holds through the primary (lib/live/cluster-wake.ts).
+const BOTH_SQLITE_LANES = ["backups-page.spec.ts", "live-updates.spec.ts"];
 const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
   "sqlite-2": { testMatch: [...SQLITE_SECOND_LANE, ...BOTH_SQLITE_LANES] },
   sqlite: { testIgnore: [...SQLITE_SECOND_LANE, ...POSTGRESQL_ONLY] },
-  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "totp.spec.ts", ...POSTGRESQL_ONLY] },
+  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "totp.spec.ts", "live-updates.spec.ts", ...POSTGRESQL_ONLY] },
 };
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");

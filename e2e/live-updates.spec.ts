@@ -92,3 +92,31 @@ test("a plant's page takes another browser's change and says who made it; mid-ed
     await other.close();
   }
 });
+
+test("a list the person cannot see holds no stream, and catches up when shown again", async ({ page, browser, ownerState }) => {
+  const id = 7_800_201n;
+  await addPlants(page, [{ id, name: "Hidden fern", tag: `${TAG}-hidden` }]);
+  const streams: string[] = [];
+  page.on("request", (request) => new URL(request.url()).pathname === "/plants/events" && streams.push(request.url()));
+  await page.goto(`/?tag=${TAG}-hidden`);
+  await expect.poll(() => streams.length).toBe(1);
+  const visibility = (state: "hidden" | "visible") =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, "visibilityState", { value, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+  await visibility("hidden");
+
+  const other = await browser.newContext({ storageState: ownerState });
+  try {
+    const renamed = await other.request.patch(`/plants/${id}`, { headers: { "content-type": "application/merge-patch+json", "sec-fetch-site": "same-origin" }, data: '{"name":"Found fern"}' });
+    expect(renamed.status()).toBe(200);
+  } finally {
+    await other.close();
+  }
+  await visibility("visible");
+  await expect(page.getByRole("rowheader")).toHaveText(["Found fern"]);
+  // One stream again, opened where the first stopped (the list's own position: nothing came meanwhile).
+  expect(streams).toHaveLength(2);
+  expect(new URL(streams[1]!).searchParams.get("after")).toBe(new URL(streams[0]!).searchParams.get("after"));
+});

@@ -17,28 +17,55 @@ export type FollowOptions = {
   onChange(change: PlantChangeEvent): void;
 };
 
-/** Follows the feed until the returned function is called; changes reach `onChange` in the feed's order. */
+/**
+ * Follows the feed until the returned function is called; changes reach
+ * `onChange` in the feed's order. A page the person cannot see holds no
+ * stream: a browser gives an origin six connections over HTTP/1.1, and ten
+ * tabs each holding one would leave the next page none. A hidden page closes
+ * its stream and, shown again, opens another after the last change it got,
+ * so it misses nothing.
+ */
 export function followPlantChanges({ after, filter, onChange }: FollowOptions): () => void {
-  const query = new URLSearchParams({ after });
-  for (const id of filter?.ids ?? []) query.append("id", id.toString());
-  const source = new EventSource(`/plants/events?${query}`);
+  let last = after;
+  let source: EventSource | undefined;
   let closed = false;
   let reading = Promise.resolve();
-  for (const type of PLANT_CHANGE_TYPES) {
-    source.addEventListener(type, (event) => {
-      const { lastEventId, data } = event as MessageEvent<string>;
-      // One after another: the reader's module loads with the first, and the order is the feed's.
-      reading = reading
-        .then(() => import("@/lib/client/plant-change-reader"))
-        .then(({ readPlantChange }) => {
-          const change = readPlantChange(type, lastEventId, data);
-          if (change && !closed) onChange(change);
-        })
-        .catch(() => {});
-    });
+
+  function open(): void {
+    const query = new URLSearchParams({ after: last });
+    for (const id of filter?.ids ?? []) query.append("id", id.toString());
+    const opened = new EventSource(`/plants/events?${query}`);
+    for (const type of PLANT_CHANGE_TYPES) {
+      opened.addEventListener(type, (event) => {
+        const { lastEventId, data } = event as MessageEvent<string>;
+        last = lastEventId;
+        // One after another: the reader's module loads with the first, and the order is the feed's.
+        reading = reading
+          .then(() => import("@/lib/client/plant-change-reader"))
+          .then(({ readPlantChange }) => {
+            const change = readPlantChange(type, lastEventId, data);
+            if (change && !closed) onChange(change);
+          })
+          .catch(() => {});
+      });
+    }
+    source = opened;
   }
+
+  function shownOrHidden(): void {
+    if (document.visibilityState === "hidden") {
+      source?.close();
+      source = undefined;
+    } else if (!source && !closed) {
+      open();
+    }
+  }
+
+  if (document.visibilityState !== "hidden") open();
+  document.addEventListener("visibilitychange", shownOrHidden);
   return () => {
     closed = true;
-    source.close();
+    document.removeEventListener("visibilitychange", shownOrHidden);
+    source?.close();
   };
 }
