@@ -58,7 +58,10 @@ describe("the change feed with two workers", () => {
     // Each on a connection of its own: the primary deals them out to both workers.
     const streams: ChangeStreamClient[] = [];
     for (let index = 0; index < 4; index++) streams.push(await openChangeStream(`${app.url}/plants/events?tag=${tag}`, { authorization: `Bearer ${token}`, connection: "close" }));
-    const workers = new Set(streams.map((stream) => logLines(app.output()).find((line) => line.requestId === stream.headers.get("x-request-id"))?.worker));
+    // Which worker holds each, as its request's log line says (written as the stream opens, read once it has come through the pipe).
+    const workerOf = (stream: ChangeStreamClient) => logLines(app.output()).find((line) => line.requestId === stream.headers.get("x-request-id"))?.worker;
+    await expect.poll(() => streams.map(workerOf)).not.toContain(undefined);
+    const workers = new Set(streams.map(workerOf));
     const ids: bigint[] = [];
     for (let index = 0; index < 6; index++) ids.push(await create(tag));
     for (const stream of streams) expect(createdIds(await stream.waitFor(6))).toEqual(ids);
