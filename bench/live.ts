@@ -14,6 +14,7 @@
 // script raises the file limit to its hard limit (20,000 here: the bench and
 // each of the server's workers hold a socket per stream).
 //   BENCH_DATABASES  engines, comma-separated (default sqlite)
+//   BENCH_OUTPUT     1: keep the server's output, and print its last lines (requests aside) if the bench fails
 import { existsSync } from "node:fs";
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import path from "node:path";
@@ -103,7 +104,7 @@ async function createAtRate(app: AppServer, headers: Record<string, string>): Pr
 
 async function measure(engine: DatabaseProvider): Promise<void> {
   const env = { LIVE_STREAMS_PER_CALLER: "1000000", LIVE_STREAMS_PER_ADDRESS: "1000000" };
-  const { app, headers } = await startBenchApp(engine, { stored: 0, env });
+  const { app, headers } = await startBenchApp(engine, { stored: 0, env, keepOutput: process.env.BENCH_OUTPUT === "1" });
   try {
     const pid = app.pid()!;
     const target = { url: app.url, headers, pid: app.pid };
@@ -154,6 +155,9 @@ async function measure(engine: DatabaseProvider): Promise<void> {
     );
     closeStreams(streams);
     if (short > 0) process.exitCode = 1;
+  } catch (error) {
+    if (process.env.BENCH_OUTPUT === "1") console.error(app.output().split("\n").filter((line) => !line.includes('"message":"request"')).slice(-20).join("\n"));
+    throw error;
   } finally {
     await stopBenchApp(app);
   }
