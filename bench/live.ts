@@ -1,15 +1,15 @@
 // npm run bench:live: the change feed (issue 32) with many streams open. The
 // built app (a worker per core) on a fresh database of each engine, then:
-// 1. POST /plants throughput with BENCH_IDLE streams open (1,000) that no
-//    change matches, against none, side by side in alternating rounds: the
-//    ratio, its median and range;
-// 2. resident memory per stream: the server's process tree (PSS) before and
+// 1. resident memory per stream: the server's process tree (PSS) before and
 //    after BENCH_STREAMS streams (10,000) that follow every change are open;
-// 3. with those open, plants created at BENCH_RATE a second (50) for
+// 2. with those open, plants created at BENCH_RATE a second (50) for
 //    BENCH_SECONDS (10): from each create's 200 to its event read by a
 //    stream, on BENCH_SAMPLED streams (200) that parse every event, p50 and
 //    p99, and the p99 of the last of them per create; every other stream
-//    counts its events, and the bench fails unless every stream got every one.
+//    counts its events, and the bench fails unless every stream got every one;
+// 3. POST /plants throughput with BENCH_IDLE streams open (1,000) that no
+//    change matches, against none, side by side in alternating rounds: the
+//    ratio, its median and range.
 // The streams are this process's raw sockets (node:http, no agent); the npm
 // script raises the file limit to its hard limit (20,000 here: the bench and
 // each of the server's workers hold a socket per stream).
@@ -108,20 +108,8 @@ async function measure(engine: DatabaseProvider): Promise<void> {
   try {
     const pid = app.pid()!;
     const target = { url: app.url, headers, pid: app.pid };
-    // 1. Throughput with idle streams open against none, alternating.
+    // 1. Memory per stream, on a server that has served (a warm-up) but held no stream yet.
     await load(target, "POST", 3);
-    const ratios: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const none = await load(target, "POST", ROUND_SECONDS);
-      const idle = await openStreams(app, headers, IDLE, "?id=-1");
-      const withIdle = await load(target, "POST", ROUND_SECONDS);
-      closeStreams(idle);
-      ratios.push(withIdle.requestsPerSecond / none.requestsPerSecond);
-      console.log(`  ${engine.padEnd(11)} round ${round + 1}: ${none.requestsPerSecond.toFixed(0)} creates/s with no stream, ${withIdle.requestsPerSecond.toFixed(0)} with ${IDLE} idle streams`);
-    }
-    console.log(`  ${engine.padEnd(11)} POST /plants with ${IDLE} idle streams open: ${median(ratios).toFixed(2)} of none (${spread(ratios)})`);
-
-    // 2. Memory per stream.
     await settle(2_000);
     const before = treeBytes(pid);
     const streams = await openStreams(app, headers, STREAMS, "", SAMPLED);
@@ -129,7 +117,7 @@ async function measure(engine: DatabaseProvider): Promise<void> {
     const after = treeBytes(pid);
     console.log(`  ${engine.padEnd(11)} ${STREAMS} streams open: the server's processes grew ${((after - before) / 2 ** 20).toFixed(0)} MB, ${((after - before) / STREAMS / 1024).toFixed(1)} KB a stream`);
 
-    // 3. From a create's 200 to its event on every stream.
+    // 2. From a create's 200 to its event on every stream.
     const answered = await createAtRate(app, headers);
     const total = answered.size;
     const deadline = Date.now() + 120_000;
@@ -155,6 +143,18 @@ async function measure(engine: DatabaseProvider): Promise<void> {
     );
     closeStreams(streams);
     if (short > 0) process.exitCode = 1;
+    // 3. Throughput with idle streams open against none, alternating.
+    const ratios: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const none = await load(target, "POST", ROUND_SECONDS);
+      const idle = await openStreams(app, headers, IDLE, "?id=-1");
+      const withIdle = await load(target, "POST", ROUND_SECONDS);
+      closeStreams(idle);
+      ratios.push(withIdle.requestsPerSecond / none.requestsPerSecond);
+      console.log(`  ${engine.padEnd(11)} round ${round + 1}: ${none.requestsPerSecond.toFixed(0)} creates/s with no stream, ${withIdle.requestsPerSecond.toFixed(0)} with ${IDLE} idle streams`);
+    }
+    console.log(`  ${engine.padEnd(11)} POST /plants with ${IDLE} idle streams open: ${median(ratios).toFixed(2)} of none (${spread(ratios)})`);
+
   } catch (error) {
     if (process.env.BENCH_OUTPUT === "1") console.error(app.output().split("\n").filter((line) => !line.includes('"message":"request"')).slice(-20).join("\n"));
     throw error;
