@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ActivityAction } from "@/lib/activity/record";
 import { db, Prisma } from "@/lib/db/client";
+import { type BackgroundJob, startBackgroundJob } from "@/lib/server/background-job";
 import { type Env, env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 
@@ -94,10 +95,7 @@ async function inSteps(step: () => Prisma.Sql, { pauseMs = PAUSE_MS, signal, onS
   return total;
 }
 
-export type ActivityRetention = {
-  /** Ends the run under way after its current step, and runs no more. */
-  stop(): Promise<void>;
-};
+export type ActivityRetention = BackgroundJob;
 
 /**
  * Prunes the activity record in this process: a minute after start (not
@@ -109,34 +107,18 @@ export function startActivityRetention(
   { firstRunMs = FIRST_RUN_MS, intervalMs = INTERVAL_MS }: { firstRunMs?: number; intervalMs?: number } = {},
 ): ActivityRetention | undefined {
   if (policy.recordsMs === null && policy.signInsMs === null) return undefined;
-  const stopping = new AbortController();
-  let running: Promise<void> | undefined;
-
-  function run(): void {
-    if (running || stopping.signal.aborted) return;
-    running = prune().finally(() => (running = undefined));
-  }
-
-  async function prune(): Promise<void> {
-    const started = performance.now();
-    try {
-      const { records, signIns } = await pruneActivity(policy, { signal: stopping.signal });
-      // How many, never what: the records are the store's, not the log's.
-      if (records + signIns > 0) log.info("old activity records removed", { records, signIns, durationMs: Math.round(performance.now() - started) });
-    } catch (error) {
-      log.warn("removing old activity records failed; the next run tries again", describeError(error));
-    }
-  }
-
-  // Neither keeps the process alive by itself.
-  const first = setTimeout(run, firstRunMs).unref();
-  const every = setInterval(run, intervalMs).unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(every);
-      stopping.abort();
-      await running;
+  return startBackgroundJob({
+    firstRunMs,
+    intervalMs,
+    async run(signal) {
+      const started = performance.now();
+      try {
+        const { records, signIns } = await pruneActivity(policy, { signal });
+        // How many, never what: the records are the store's, not the log's.
+        if (records + signIns > 0) log.info("old activity records removed", { records, signIns, durationMs: Math.round(performance.now() - started) });
+      } catch (error) {
+        log.warn("removing old activity records failed; the next run tries again", describeError(error));
+      }
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { db, Prisma } from "@/lib/db/client";
 import { stampChanges } from "@/lib/live/change-stamps";
+import { type BackgroundJob, startBackgroundJob } from "@/lib/server/background-job";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 
@@ -44,28 +45,19 @@ export async function pruneChanges(retentionMs: number, { now = new Date(), sign
   return total;
 }
 
-export type ChangeRetention = { stop(): Promise<void> };
-
 /** Prunes the change feed in this process, a minute after start, then hourly; nothing when changes are kept forever. */
-export function startChangeRetention(retentionMs: number | null = env().changeFeed.retentionMs): ChangeRetention | undefined {
+export function startChangeRetention(retentionMs: number | null = env().changeFeed.retentionMs): BackgroundJob | undefined {
   if (retentionMs === null) return undefined;
-  const stopping = new AbortController();
-  let running: Promise<void> | undefined;
-  const run = () => {
-    if (running || stopping.signal.aborted) return;
-    running = pruneChanges(retentionMs, { signal: stopping.signal })
-      .then((removed) => void (removed > 0 && log.info("old changes removed from the change feed", { removed })))
-      .catch((error: unknown) => log.warn("removing old changes from the change feed failed; the next run tries again", describeError(error)))
-      .finally(() => (running = undefined));
-  };
-  const first = setTimeout(run, FIRST_RUN_MS).unref();
-  const every = setInterval(run, INTERVAL_MS).unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(every);
-      stopping.abort();
-      await running;
+  return startBackgroundJob({
+    firstRunMs: FIRST_RUN_MS,
+    intervalMs: INTERVAL_MS,
+    async run(signal) {
+      try {
+        const removed = await pruneChanges(retentionMs, { signal });
+        if (removed > 0) log.info("old changes removed from the change feed", { removed });
+      } catch (error) {
+        log.warn("removing old changes from the change feed failed; the next run tries again", describeError(error));
+      }
     },
-  };
+  });
 }

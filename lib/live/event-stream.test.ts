@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ChangeBatchListener, ChangeTail } from "@/lib/live/change-tail";
-import { changeStream, endAllStreams, MAX_QUEUED_BYTES } from "@/lib/live/event-stream";
+import { changeStream, endAllStreams, HEARTBEAT_MS, MAX_QUEUED_BYTES } from "@/lib/live/event-stream";
 import type { PlantChange } from "@/lib/live/plant-change";
 
 // One stream over a feed the test drives by hand, at its own position, so no
@@ -85,5 +85,18 @@ describe("changeStream", () => {
     endAllStreams();
     expect(ends).toEqual(["gone", "shutdown"]);
     expect(await readAll(other.body)).toBe("retry: 2000\n: open\n\n");
+  });
+
+  it("sends a comment every HEARTBEAT_MS while the stream is open, so proxies keep an idle one", async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = handFeed();
+      const stream = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: () => {} });
+      vi.advanceTimersByTime(2 * HEARTBEAT_MS);
+      stream.end();
+      expect(await readAll(stream.body)).toBe("retry: 2000\n: open\n\n: keep-alive\n\n: keep-alive\n\n");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -50,18 +50,21 @@ function openStreams(): Set<OpenStream> {
 
 let beating: NodeJS.Timeout | undefined;
 
-function beatWhileOpen(): void {
-  if (beating) return;
-  beating = setInterval(() => {
-    const streams = openStreams();
-    if (streams.size === 0) {
-      clearInterval(beating);
-      beating = undefined;
-      return;
-    }
-    for (const stream of streams) stream.heartbeat();
-  }, HEARTBEAT_MS);
-  beating.unref();
+/** Holds `stream` open: it is sent the heartbeat, which beats while any stream is open. */
+function holdOpen(stream: OpenStream): void {
+  openStreams().add(stream);
+  beating ??= setInterval(() => {
+    for (const open of openStreams()) open.heartbeat();
+  }, HEARTBEAT_MS).unref();
+}
+
+/** Lets `stream` go; the last one stops the heartbeat. */
+function letGo(stream: OpenStream): void {
+  const streams = openStreams();
+  streams.delete(stream);
+  if (streams.size > 0) return;
+  clearInterval(beating);
+  beating = undefined;
 }
 
 /** Ends every open stream (at shutdown): each client reconnects, to another process, after `retry`. */
@@ -95,7 +98,7 @@ export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }:
     if (ended) return;
     ended = true;
     unsubscribe();
-    openStreams().delete(open);
+    letGo(open);
     signal.removeEventListener("abort", end);
     room?.();
     try {
@@ -130,8 +133,7 @@ export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }:
         controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
         if (signal.aborted) return end();
         signal.addEventListener("abort", end);
-        openStreams().add(open);
-        beatWhileOpen();
+        holdOpen(open);
         const upTo = tail.position;
         unsubscribe = tail.subscribe((changes) => {
           if (live) return send(changes);

@@ -5,7 +5,7 @@ import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/http/error-catalogue";
 import { watchAccess } from "@/lib/live/access-watch";
 import { keptPositions } from "@/lib/live/change-reads";
 import { changeTail } from "@/lib/live/change-tail";
-import { changeStream } from "@/lib/live/event-stream";
+import { type ChangeStream, changeStream } from "@/lib/live/event-stream";
 import type { ChangeFilter } from "@/lib/live/plant-change";
 import { takeStreamPlace } from "@/lib/live/stream-limits";
 import { clientAddress } from "@/lib/server/client-address";
@@ -45,7 +45,9 @@ export async function followChanges({ request, caller, after, filter }: FollowRe
   const { streamsPerCaller, streamsPerAddress } = env().changeFeed;
   const callerKey = caller.kind === "token" ? `token:${caller.token.id}` : `staff:${caller.user.id}`;
   const givePlaceBack = takeStreamPlace(callerKey, clientAddress(request), { perCaller: streamsPerCaller, perAddress: streamsPerAddress });
-  let stopWatching = () => {};
+  // Watched before the stream exists: one that ends at once (its client already gone) stops the watch too.
+  const ending: { stream?: ChangeStream } = {};
+  const stopWatching = watchAccess(request, "plants:read", () => ending.stream?.end());
   const stream = changeStream(tail, {
     start,
     filter,
@@ -55,7 +57,7 @@ export async function followChanges({ request, caller, after, filter }: FollowRe
       stopWatching();
     },
   });
-  stopWatching = watchAccess(request, "plants:read", stream.end);
+  ending.stream = stream;
   return new Response(stream.body, { headers: STREAM_HEADERS });
 }
 

@@ -1,12 +1,11 @@
 import type { Server } from "node:http";
-import type { ActivityRetention } from "@/lib/activity/retention";
 import { stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
-import type { ChangeRetention } from "@/lib/live/change-retention";
 import { stopChangeTail } from "@/lib/live/change-tail";
 import { endAllStreams } from "@/lib/live/event-stream";
+import type { BackgroundJob } from "@/lib/server/background-job";
 import { lifecycle } from "@/lib/server/lifecycle";
 import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";
 import { log } from "@/lib/server/log";
@@ -39,8 +38,8 @@ type Running = {
   app: { close(): Promise<void> };
   metricsServer?: Server;
   webhookWorker?: WebhookWorker;
-  activityRetention?: ActivityRetention;
-  changeRetention?: ChangeRetention;
+  activityRetention?: BackgroundJob;
+  changeRetention?: BackgroundJob;
   delayMs: number;
   timeoutMs: number;
 };
