@@ -48,7 +48,7 @@ export const config = {
     // Pages. Not the API (/plants, /plants/{id}, /plants/{id}/history; /plants/new is a page), the staff's CSV downloads, the API's
     // document, the probes or static files (the service worker, which brings its own CSP, the manifest and
     // the icon among them): their answers keep the strict default CSP.
-    "/((?!plants$|plants/(?!new$)[^/]*$|plants/[^/]+/history$|plants\\.csv$|activity\\.csv$|openapi\\.json$|healthz$|readyz$|api/|_next/static/|_next/image|favicon\\.ico$|sw\\.js$|manifest\\.webmanifest$|icon\\.svg$).*)",
+    "/((?!plants$|plants/(?!new$)[^/]*$|plants/[^/]+/history$|plants\\.csv$|activity\\.csv$|activity/events$|openapi\\.json$|healthz$|readyz$|api/|_next/static/|_next/image|favicon\\.ico$|sw\\.js$|manifest\\.webmanifest$|icon\\.svg$).*)",
     // The API's resources that have a page, for requests without credentials (a browser's, or the staff
     // pages' own calls): a program with a token never meets the proxy there. Literals: Next reads them at build.
     { source: "/plants", missing: [{ type: "header", key: "authorization" }] },

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 import { addPlants } from "./plants";
 
 // The staff pages follow changes made anywhere (issue 32), here the plant
@@ -120,4 +120,48 @@ test("a list the person cannot see holds no stream, and catches up when shown ag
   // One stream again, opened where the first stopped (the list's own position: nothing came meanwhile).
   expect(streams).toHaveLength(2);
   expect(new URL(streams[1]!).searchParams.get("after")).toBe(new URL(streams[0]!).searchParams.get("after"));
+});
+
+test("the Activity page counts another browser's new records for its filters until asked, then shows them and takes focus there", async ({ page, browser, ownerState }) => {
+  const id = 7_800_301n;
+  await page.goto(`/activity?plant=${id}`);
+  await expect(page.getByRole("status").filter({ hasText: "No record matches" })).toBeVisible();
+  const typing = page.getByLabel("To", { exact: true });
+  await typing.fill("2099-12-31");
+  await expect(typing).toBeFocused();
+
+  const other = await browser.newContext({ storageState: ownerState });
+  const elsewhere = await other.newPage();
+  try {
+    await addPlants(elsewhere, [{ id, name: "Recorded fern", tag: TAG }]);
+    // Another plant's record is not this page's.
+    await addPlants(elsewhere, [{ id: id + 1n, name: "Unrecorded fern", tag: TAG }]);
+    const renamed = await elsewhere.request.patch(`/plants/${id}`, { headers: { "content-type": "application/merge-patch+json", "sec-fetch-site": "same-origin" }, data: '{"name":"Re-recorded fern"}' });
+    expect(renamed.status()).toBe(200);
+    await expect(page.getByRole("status").filter({ hasText: "new record" })).toHaveText("2 new records since this page was read.");
+  } finally {
+    await other.close();
+  }
+  await expect(typing).toBeFocused();
+  await expect(typing).toHaveValue("2099-12-31");
+  await expect(page.getByRole("rowheader")).toHaveCount(0);
+  // The page's new state: its count and button.
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Show them" }).click();
+  await expect(page.getByRole("rowheader")).toHaveCount(2);
+  await expect(page.locator("#activity-records")).toBeFocused();
+  await expect(page.getByRole("button", { name: "Show them" })).toHaveCount(0);
+});
+
+test("the Team page shows an invitation made elsewhere (the CLI's) without a reload, keeping what is typed", async ({ page, store }) => {
+  const email = `live-invite-${Date.now()}@plants.example`;
+  await page.goto("/team");
+  const typing = page.getByLabel("Email");
+  await typing.fill("half-typed@");
+  await expect(typing).toBeFocused();
+  await store.invitationPath(email, "staff");
+  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("staff");
+  await expect(typing).toBeFocused();
+  await expect(typing).toHaveValue("half-typed@");
 });

@@ -5,12 +5,14 @@ import {
   activityHref,
   activityPages,
   type ActivitySearch,
+  matchesActivitySearch,
   readActivitySearch,
   searchActivity,
   timeBound,
 } from "@/lib/activity/activity-search";
 import { recordActivity } from "@/lib/activity/record";
 import { db } from "@/lib/db/client";
+import { activityAfter } from "@/lib/live/activity-reads";
 import { createPlant, deletePlant, updatePlant } from "@/lib/plants/plant-queries";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 
@@ -105,6 +107,28 @@ describe("searchActivity", () => {
     expect(await actions({ ...scope, plant: "102", action: "plant.deleted" })).toEqual(["plant.deleted 102"]);
     expect(await actions({ ...scope, person: "user-ana", action: "plant.*" })).toEqual(["plant.created 102", "plant.created 101"]);
     expect(await actions({ ...scope, plant: "101", action: "token.*" })).toEqual([]);
+  });
+
+  it("takes in memory, for the pages following the record, exactly the records its query finds", async () => {
+    await createPlant({ id: 9007199254740995n, name: "Fern" }, ANA);
+    await createPlant({ id: 9007199254740997n, name: "Ivy" }, ANAS_TOKEN);
+    await updatePlant(9007199254740995n, BEN, () => ({ id: 9007199254740995n, name: "Boston fern" }));
+    await db().$transaction((tx) => recordActivity(tx, [{ action: "webhook.created", subjectKind: "webhook", subjectId: "w-1", changes: {}, by: ANA }], new Date("2026-10-15T00:00:00.000Z")));
+    const recorded = await activityAfter(0n, 100);
+    const searches = [
+      { person: "user-ana" },
+      { person: "user-ben", action: "plant.*" },
+      { plant: "9007199254740995" },
+      { plant: "9007199254740997", action: "plant.created" },
+      { action: "webhook.created" },
+      { from: "2026-10-15", to: "2026-10-15T00:00:00.000Z" },
+      { from: "2026-10-16" },
+      {},
+    ];
+    for (const params of searches) {
+      const found = (await searchActivity(search(params), 100)).entries.map((entry) => entry.id).toReversed();
+      expect(recorded.filter((note) => matchesActivitySearch(note, search(params))).map((note) => note.position), JSON.stringify(params)).toEqual(found);
+    }
   });
 
   it("finds a plant by its exact id above 2^53, never a neighbour that a rounded number would be", async () => {

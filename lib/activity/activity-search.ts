@@ -129,6 +129,11 @@ export const activitySearchSchema = z
     if (from && to && to.at.getTime() <= from.at.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be before from" });
   });
 
+/** Where a page's stream of new records starts (?after= or Last-Event-ID, lib/live/follow-activity.ts): the newest record's id the page read. */
+export function activityPositionSchema(field: "after" | "Last-Event-ID") {
+  return int64Parameter(field, `an activity record's id: an integer from 0 to ${INT64_MAX}`, 0n);
+}
+
 export type ActivitySearch = z.output<typeof activitySearchSchema>;
 export type ActivitySearchField = keyof ActivitySearch;
 const SEARCH_FIELDS: readonly ActivitySearchField[] = ["person", "action", "plant", "from", "to", "before"];
@@ -168,6 +173,11 @@ export function activityHref(search: ActivitySearch): string {
   return `${ACTIVITY_PATH}${searchQuery(search, { paged: true })}`;
 }
 
+/** The search's filters as a query, without `?` and without its page: what the page's stream of new records is asked for. */
+export function activityFilterQuery(search: ActivitySearch): string {
+  return searchQuery(search, { paged: false }).slice(1);
+}
+
 /** The CSV of every record the search matches, from the newest: no page. */
 export function activityExportHref(search: ActivitySearch): string {
   return `${ACTIVITY_PATH}.csv${searchQuery(search, { paged: false })}`;
@@ -188,6 +198,19 @@ function activityWhere({ person, action, plant, from, to, before }: ActivitySear
     ...((from !== undefined || to !== undefined) && { occurredAt: { ...(from && { gte: from.at }), ...(to && { lt: to.at }) } }),
     ...(before !== undefined && { id: { lt: before } }),
   };
+}
+
+/** What a record is found by, as a page following the record (lib/live/activity-tail.ts) reads it. */
+export type SearchedRecord = { action: string; actorUserId: string | null; subjectKind: string; subjectId: string; occurredAt: Date };
+
+/** Whether the search's filters take `record`, as activityWhere's query would: the same filters, in memory. */
+export function matchesActivitySearch(record: SearchedRecord, { person, action, plant, from, to }: ActivitySearch): boolean {
+  if (person !== undefined && record.actorUserId !== person) return false;
+  if (plant !== undefined && (record.subjectKind !== "plant" || record.subjectId !== String(plant))) return false;
+  if (action !== undefined && !(action.endsWith(".*") ? (actionsOf(action as ActionFamily) as string[]).includes(record.action) : record.action === action)) return false;
+  if (from !== undefined && record.occurredAt.getTime() < from.at.getTime()) return false;
+  if (to !== undefined && record.occurredAt.getTime() >= to.at.getTime()) return false;
+  return true;
 }
 
 /** The records a search matches, newest first: `limit` of them, before the record `search.before` when given. */

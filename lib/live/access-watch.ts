@@ -1,4 +1,4 @@
-import { authenticateCaller } from "@/lib/auth/sessions/caller";
+import { authenticateCaller, type Caller } from "@/lib/auth/sessions/caller";
 import { processGlobal } from "@/lib/server/process-global";
 import type { Scope } from "@/lib/validations/api-token";
 
@@ -14,7 +14,10 @@ import type { Scope } from "@/lib/validations/api-token";
 
 const CHECK_MS = 400;
 
-type Credential = { request: Request; scope: Scope; streams: Set<() => void> };
+/** What a stream was let in by: a scope and, for the owners' pages' stream, an owner's session. */
+export type AccessDemand = { scope: Scope; owner?: true };
+
+type Credential = { request: Request; access: AccessDemand; streams: Set<() => void> };
 
 type Watch = { credentials: Map<string, Credential>; timer: NodeJS.Timeout | undefined; checking: boolean };
 
@@ -27,20 +30,20 @@ const DECIDING_HEADERS = ["authorization", "cookie", "origin", "host", "sec-fetc
 
 /**
  * Ends the stream (calls `end`) once the credentials `request` was accepted
- * with no longer grant `scope`; answers the function to call when the stream
+ * with no longer meet `access`; answers the function to call when the stream
  * has ended otherwise.
  */
-export function watchAccess(request: Request, scope: Scope, end: () => void): () => void {
+export function watchAccess(request: Request, access: AccessDemand, end: () => void): () => void {
   const headers = new Headers();
   for (const name of DECIDING_HEADERS) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const key = `${scope}\n${[...headers].map(([name, value]) => `${name}:${value}`).join("\n")}`;
+  const key = `${access.scope}${access.owner ? " owner" : ""}\n${[...headers].map(([name, value]) => `${name}:${value}`).join("\n")}`;
   const { credentials } = watch();
   let credential = credentials.get(key);
   if (!credential) {
-    credential = { request: new Request(request.url, { headers }), scope, streams: new Set() };
+    credential = { request: new Request(request.url, { headers }), access, streams: new Set() };
     credentials.set(key, credential);
   }
   credential.streams.add(end);
@@ -75,14 +78,19 @@ async function checkAll(state: Watch): Promise<void> {
 }
 
 async function check(state: Watch, key: string, credential: Credential): Promise<void> {
-  const refused = await authenticateCaller(credential.request, credential.scope).then(
-    () => false,
+  const refused = await authenticateCaller(credential.request, credential.access.scope).then(
+    (caller) => credential.access.owner === true && !isOwner(caller),
     // A refusal ends the streams; a database that cannot answer just now does not (the next check decides).
     (error: unknown) => isRefusal(error),
   );
   if (!refused) return;
   if (state.credentials.get(key) === credential) state.credentials.delete(key);
   for (const end of credential.streams) end();
+}
+
+/** Whether the caller is an owner signed in to the staff app (an owner made staff since is not). */
+export function isOwner(caller: Caller): boolean {
+  return caller.kind === "staff" && caller.user.role === "owner";
 }
 
 function isRefusal(error: unknown): boolean {

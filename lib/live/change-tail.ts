@@ -1,7 +1,9 @@
+import { ACTIVITY_CHANNEL } from "@/lib/live/activity-reads";
 import { changesAfter, keptPositions, READ_PAGE } from "@/lib/live/change-reads";
 import { onPlantChangesAnnounced } from "@/lib/live/change-signal";
 import { STAMPED_CHANNEL, stampChanges, WRITTEN_CHANNEL } from "@/lib/live/change-stamps";
 import { onOtherWorkersChanges, tellOtherWorkers } from "@/lib/live/cluster-wake";
+import type { Feed } from "@/lib/live/event-stream";
 import type { PlantChange } from "@/lib/live/plant-change";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
@@ -28,13 +30,15 @@ export type ChangeBatchListener = (changes: readonly PlantChange[]) => void;
 const SQLITE_LOOK_MS = 250;
 const POSTGRES_LOOK_MS = 2_000;
 
-export type ChangeTail = {
-  /** The position read up to: every change after it reaches the listeners, in order. */
-  readonly position: bigint;
-  /** Adds a listener; it is called, synchronously with the position's advance, with each batch read after it. */
-  subscribe(listener: ChangeBatchListener): () => void;
+export type ChangeTail = Feed<PlantChange> & {
   /** Reads now (and again, if woken while reading). */
   wake(): void;
+  /**
+   * Has `reader` called after each read of the changes, woken as they are:
+   * the Activity page's feed (lib/live/activity-tail.ts) reads its own table
+   * on the same wakes. Answers the function that stops it.
+   */
+  alsoRead(reader: () => Promise<void>): () => void;
   stop(): Promise<void>;
 };
 
@@ -58,6 +62,7 @@ async function startTail(): Promise<ChangeTail> {
   if (pool) await stampChanges(pool);
   let position = (await keptPositions())?.newest ?? 0n;
   const listeners = new Set<ChangeBatchListener>();
+  const readers = new Set<() => Promise<void>>();
   let reading = false;
   let again = false;
   let stopped = false;
@@ -68,6 +73,11 @@ async function startTail(): Promise<ChangeTail> {
       stamp = false;
       await stampChanges(pool);
     }
+    await readChanges();
+    for (const reader of readers) await reader();
+  }
+
+  async function readChanges(): Promise<void> {
     for (;;) {
       const changes = await changesAfter(position, READ_PAGE);
       if (changes.length === 0 || stopped) return;
@@ -118,7 +128,7 @@ async function startTail(): Promise<ChangeTail> {
     const { listenPostgres } = await import("@/lib/live/postgres-listener");
     const listener = listenPostgres({
       url: database.url,
-      channels: [WRITTEN_CHANNEL, STAMPED_CHANNEL],
+      channels: [WRITTEN_CHANNEL, STAMPED_CHANNEL, ACTIVITY_CHANNEL],
       onNotification: (channel) => wake(channel === WRITTEN_CHANNEL),
       onListening: () => wake(true),
     });
@@ -138,7 +148,12 @@ async function startTail(): Promise<ChangeTail> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    readAfter: (after) => changesAfter(after, READ_PAGE),
     wake: () => wake(true),
+    alsoRead(reader) {
+      readers.add(reader);
+      return () => readers.delete(reader);
+    },
     async stop() {
       stopped = true;
       await Promise.all(stops.map((stop) => stop()));

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
-import type { ChangeBatchListener, ChangeTail } from "@/lib/live/change-tail";
-import { changeStream, endAllStreams, HEARTBEAT_MS, MAX_QUEUED_BYTES } from "@/lib/live/event-stream";
-import type { PlantChange } from "@/lib/live/plant-change";
+import { endAllStreams, eventFrame, eventStream, type Feed, HEARTBEAT_MS, MAX_QUEUED_BYTES, type StreamOptions } from "@/lib/live/event-stream";
+import { type ChangeFilter, matchesFilter, type PlantChange } from "@/lib/live/plant-change";
 
-// One stream over a feed the test drives by hand, at its own position, so no
-// backlog is read: what reaches the consumer, and when the stream is cut.
+// One stream over a feed the test drives by hand: what reaches the consumer,
+// from the backlog and live, and when the stream is cut.
 
-function handFeed(): ChangeTail & { hand(changes: PlantChange[]): void } {
+function handFeed(): Feed<PlantChange> & { hand(changes: PlantChange[]): void; record(changes: PlantChange[]): void } {
   let position = 0n;
-  const listeners = new Set<ChangeBatchListener>();
+  const listeners = new Set<(changes: readonly PlantChange[]) => void>();
+  const recorded: PlantChange[] = [];
   return {
     get position() {
       return position;
@@ -17,13 +17,25 @@ function handFeed(): ChangeTail & { hand(changes: PlantChange[]): void } {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    wake() {},
-    async stop() {},
+    // A page of two, so a backlog takes several reads.
+    async readAfter(after) {
+      return recorded.filter((change) => change.position > after).slice(0, 2);
+    },
+    /** Changes written before the stream opened: in the table, read up to by the feed. */
+    record(changes) {
+      recorded.push(...changes);
+      position = changes.at(-1)!.position;
+    },
     hand(changes) {
+      recorded.push(...changes);
       position = changes.at(-1)!.position;
       for (const listener of listeners) listener(changes);
     },
   };
+}
+
+function changeStream(feed: Feed<PlantChange>, { filter, ...options }: Omit<StreamOptions<PlantChange>, "accepts" | "frame"> & { filter: ChangeFilter }) {
+  return eventStream(feed, { ...options, accepts: (change) => matchesFilter(change, filter), frame: (change) => eventFrame(change.position, change.type, change.body) });
 }
 
 let nextPosition = 1n;
@@ -38,7 +50,23 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text;
 }
 
-describe("changeStream", () => {
+describe("eventStream", () => {
+  it("reads its backlog from the feed a page at a time, then goes live, with nothing missed or repeated where they meet", async () => {
+    const feed = handFeed();
+    const start = feed.position;
+    const backlog = [change(1n, null, '{"n":1}'), change(2n, null, '{"n":2}'), change(3n, null, '{"n":3}')];
+    feed.record(backlog);
+    const stream = changeStream(feed, { start, filter: {}, signal: new AbortController().signal, onEnd: () => {} });
+    const reading = readAll(stream.body);
+    // Handed while the backlog is read: the third again (the feed read it twice), and a fourth.
+    const fourth = change(4n, null, '{"n":4}');
+    feed.hand([backlog[2]!, fourth]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stream.end();
+    const ids = [...(await reading).matchAll(/^id: (\d+)$/gm)].map((match) => BigInt(match[1]!));
+    expect(ids).toEqual([...backlog, fourth].map((item) => item.position));
+  });
+
   it("sends each change after its start once, in order, as its filter takes them, and ends when asked", async () => {
     const feed = handFeed();
     let ended = 0;

@@ -1,20 +1,19 @@
-import { changesAfter } from "@/lib/live/change-reads";
-import type { ChangeTail } from "@/lib/live/change-tail";
-import { type ChangeFilter, matchesFilter, type PlantChange } from "@/lib/live/plant-change";
 import { processGlobal } from "@/lib/server/process-global";
 
-// One client's change stream (issue 32), as Server-Sent Events: every change
-// after its start position that its filter takes, in order, none twice, then
-// live ones as the process's feed (lib/live/change-tail.ts) reads them.
+// One client's stream (issue 32), as Server-Sent Events: every item of a feed
+// after its start position that the stream accepts, in order, none twice,
+// then live ones as the process's feed reads them. The API's change feed
+// (lib/live/change-tail.ts) and the Activity page's (lib/live/activity-tail.ts)
+// are both sent this way.
 //
 // Catching up and going live meet without a gap: the stream subscribes to the
 // feed first, at the feed's position p, and keeps what the feed hands it
 // meanwhile; it reads the table from its start up to p, then sends what it
-// kept. Every change is sent once: the stream remembers the last position it
+// kept. Every item is sent once: the stream remembers the last position it
 // sent and passes over anything at or before it.
 //
 // A consumer that reads too slowly is cut once MAX_QUEUED_BYTES wait for it
-// (or MAX_KEPT changes while it catches up): it reconnects with its
+// (or MAX_KEPT items while it catches up): it reconnects with its
 // Last-Event-ID and resumes from there, from the table, at its own pace.
 
 /** What the client waits before reconnecting, in ms (the `retry:` field). */
@@ -23,22 +22,40 @@ export const RETRY_MS = 2_000;
 export const HEARTBEAT_MS = 10_000;
 /** Bytes written but not yet taken by the connection, past which the stream is cut. */
 export const MAX_QUEUED_BYTES = 1024 * 1024;
-/** Changes kept while the stream reads its backlog, past which it is cut (it resumes from the table). */
+/** Items kept while the stream reads its backlog, past which it is cut (it resumes from the table). */
 const MAX_KEPT = 50_000;
 
 const encoder = new TextEncoder();
 const HEARTBEAT = encoder.encode(": keep-alive\n\n");
 
-// The same bytes for every stream a change is sent on: encoded once per process.
-const frames = new WeakMap<PlantChange, Uint8Array>();
+/** An item of a feed: its position grows with each item, in the order the feed hands them out. */
+export type Positioned = { readonly position: bigint };
 
-function frame(change: PlantChange): Uint8Array {
-  let bytes = frames.get(change);
+/** What streams follow: a process's one reader of a table, handing each batch it reads to every stream. */
+export type Feed<Item extends Positioned> = {
+  /** The position read up to: every item after it reaches the listeners, in order. */
+  readonly position: bigint;
+  /** Adds a listener; it is called, synchronously with the position's advance, with each batch read after it. */
+  subscribe(listener: (items: readonly Item[]) => void): () => void;
+  /** The items after `position`, in order: a page of them (a stream's backlog, read at the client's pace). */
+  readAfter(position: bigint): Promise<readonly Item[]>;
+};
+
+// The same bytes for every stream an item is sent on: encoded once per process.
+const frames = new WeakMap<Positioned, Uint8Array>();
+
+function encoded(item: Positioned, frame: (item: never) => string): Uint8Array {
+  let bytes = frames.get(item);
   if (!bytes) {
-    bytes = encoder.encode(`id: ${change.position}\nevent: ${change.type}\ndata: ${change.body}\n\n`);
-    frames.set(change, bytes);
+    bytes = encoder.encode(frame(item as never));
+    frames.set(item, bytes);
   }
   return bytes;
+}
+
+/** An event's frame: `id:` its position, `event:` its type, `data:` one line of JSON. */
+export function eventFrame(position: bigint, type: string, data: string): string {
+  return `id: ${position}\nevent: ${type}\ndata: ${data}\n\n`;
 }
 
 type OpenStream = { heartbeat(): void; end(): void };
@@ -72,24 +89,27 @@ export function endAllStreams(): void {
   for (const stream of [...openStreams()]) stream.end();
 }
 
-export type StreamOptions = {
-  /** Changes after this position are sent. */
+export type StreamOptions<Item extends Positioned> = {
+  /** Items after this position are sent. */
   start: bigint;
-  filter: ChangeFilter;
+  /** Whether this stream is sent `item` (its filters). */
+  accepts(item: Item): boolean;
+  /** The item's event, the same text for every stream (lib/live/event-stream.ts eventFrame): encoded once. */
+  frame(item: Item): string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** Called once, when the stream has ended, for whatever reason. */
   onEnd(): void;
 };
 
-export type ChangeStream = { body: ReadableStream<Uint8Array>; end(): void };
+export type EventStream = { body: ReadableStream<Uint8Array>; end(): void };
 
-export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }: StreamOptions): ChangeStream {
+export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, accepts, frame, signal, onEnd }: StreamOptions<Item>): EventStream {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let ended = false;
   let live = false;
   let sent = start;
-  let kept: PlantChange[] = [];
+  let kept: Item[] = [];
   let unsubscribe: () => void = () => {};
   // Resolved when the connection has taken what was queued (pull), so the backlog is read at the client's pace.
   let room: (() => void) | undefined;
@@ -116,12 +136,12 @@ export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }:
     if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) end();
   }
 
-  function send(changes: readonly PlantChange[]): void {
-    for (const change of changes) {
+  function send(items: readonly Item[]): void {
+    for (const item of items) {
       if (ended) return;
-      if (change.position <= sent) continue;
-      sent = change.position;
-      if (matchesFilter(change, filter)) write(frame(change));
+      if (item.position <= sent) continue;
+      sent = item.position;
+      if (accepts(item)) write(encoded(item, frame));
     }
   }
 
@@ -134,10 +154,10 @@ export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }:
         if (signal.aborted) return end();
         signal.addEventListener("abort", end);
         holdOpen(open);
-        const upTo = tail.position;
-        unsubscribe = tail.subscribe((changes) => {
-          if (live) return send(changes);
-          kept.push(...changes);
+        const upTo = feed.position;
+        unsubscribe = feed.subscribe((items) => {
+          if (live) return send(items);
+          kept.push(...items);
           if (kept.length > MAX_KEPT) end();
         });
         void catchUp(upTo).catch(() => end());
@@ -155,7 +175,7 @@ export function changeStream(tail: ChangeTail, { start, filter, signal, onEnd }:
   async function catchUp(upTo: bigint): Promise<void> {
     let cursor = sent;
     while (cursor < upTo && !ended) {
-      const page = (await changesAfter(cursor)).filter((change) => change.position <= upTo);
+      const page = (await feed.readAfter(cursor)).filter((item) => item.position <= upTo);
       if (page.length === 0) break;
       send(page);
       cursor = page.at(-1)!.position;

@@ -1,29 +1,15 @@
 import ms from "ms";
 import type { Caller } from "@/lib/auth/sessions/caller";
 import { ApiError } from "@/lib/http/api-error";
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/http/error-catalogue";
-import { watchAccess } from "@/lib/live/access-watch";
 import { keptPositions } from "@/lib/live/change-reads";
 import { changeTail } from "@/lib/live/change-tail";
-import { type ChangeStream, changeStream } from "@/lib/live/event-stream";
-import type { ChangeFilter } from "@/lib/live/plant-change";
-import { takeStreamPlace } from "@/lib/live/stream-limits";
-import { clientAddress } from "@/lib/server/client-address";
+import { eventFrame } from "@/lib/live/event-stream";
+import { type ChangeFilter, matchesFilter, type PlantChange } from "@/lib/live/plant-change";
+import { refuseWhileStopping, streamResponse } from "@/lib/live/stream-response";
 import { env } from "@/lib/server/env";
-import { lifecycle } from "@/lib/server/lifecycle";
 
 // GET /plants/events (issue 32): a caller's stream of changes, from where it
 // asks to resume (or from now), for as long as its credentials hold.
-
-export const EVENT_STREAM_MEDIA_TYPE = "text/event-stream";
-
-const STREAM_HEADERS = {
-  "content-type": `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`,
-  // no-transform: compression (Next's own, a proxy's) would hold events back until the stream ends.
-  "cache-control": "no-store, no-transform",
-  // nginx buffers a proxied answer unless told not to.
-  "x-accel-buffering": "no",
-};
 
 export type FollowRequest = {
   request: Request;
@@ -35,32 +21,24 @@ export type FollowRequest = {
 
 /** The stream's answer; throws 410 for a position it cannot resume from, 429 past the limits. */
 export async function followChanges({ request, caller, after, filter }: FollowRequest): Promise<Response> {
-  // A stream opened now would hold the stopping server open until its deadline.
-  if (lifecycle().shuttingDown) {
-    throw new ApiError("ServiceUnavailable", "this server is shutting down; connect again, and another process will answer", { headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
-  }
-  const tail = await changeTail();
+  refuseWhileStopping();
+  const feed = await changeTail();
   const start = await startPosition(after);
-  if (request.method === "HEAD") return new Response(null, { headers: STREAM_HEADERS });
-  const { streamsPerCaller, streamsPerAddress } = env().changeFeed;
-  const callerKey = caller.kind === "token" ? `token:${caller.token.id}` : `staff:${caller.user.id}`;
-  const givePlaceBack = takeStreamPlace(callerKey, clientAddress(request), { perCaller: streamsPerCaller, perAddress: streamsPerAddress });
-  // Watched before the stream exists: one that ends at once (its client already gone) stops the watch too.
-  const ending: { stream?: ChangeStream } = {};
-  const stopWatching = watchAccess(request, "plants:read", () => ending.stream?.end());
-  const stream = changeStream(tail, {
+  return streamResponse({
+    request,
+    caller,
+    access: { scope: "plants:read" },
+    feed,
     start,
-    filter,
-    signal: request.signal,
-    onEnd: () => {
-      givePlaceBack();
-      stopWatching();
-    },
+    accepts: (change) => matchesFilter(change, filter),
+    frame: changeFrame,
   });
-  ending.stream = stream;
-  return new Response(stream.body, { headers: STREAM_HEADERS });
 }
 
+/** A change's event: its position, its type, and the webhooks' body for it. */
+function changeFrame(change: PlantChange): string {
+  return eventFrame(change.position, change.type, change.body);
+}
 /** Where the stream starts: after the position asked for, if every change after it is kept; else after the newest. */
 async function startPosition(after: bigint | undefined): Promise<bigint> {
   const kept = await keptPositions();

@@ -27,7 +27,7 @@ export function takeStreamPlace(caller: string, address: string, limits: StreamL
   ];
   for (const { key, limit, who } of keys) {
     if ((open.get(key) ?? 0) >= limit) {
-      throw new ApiError("TooManyRequests", `${who} already holds ${limit} open change streams, the most allowed; close one first`, {
+      throw new ApiError("TooManyRequests", `${who} already holds ${limit} open event streams, the most allowed; close one first`, {
         headers: { "retry-after": String(RETRY_AFTER_SECONDS), "ratelimit-policy": `"streams";q=${limit}`, ratelimit: `"streams";r=0` },
       });
     }

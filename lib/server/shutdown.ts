@@ -3,6 +3,7 @@ import { stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { disconnectDatabase } from "@/lib/db/client";
 import { stopSqliteCheckpoints } from "@/lib/db/sqlite-checkpoints";
 import { closeRateLimits } from "@/lib/http/rate-limit";
+import { stopActivityTail } from "@/lib/live/activity-tail";
 import { stopChangeTail } from "@/lib/live/change-tail";
 import { endAllStreams } from "@/lib/live/event-stream";
 import type { BackgroundJob } from "@/lib/server/background-job";
@@ -87,6 +88,7 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     // Before the database closes: the worker records its last outcomes and gives back its claims.
     await workerStopped;
     await retentionStopped;
+    await stopActivityTail();
     await stopChangeTail();
     await Promise.all([disconnectDatabase(), closeRateLimits(), stopSqliteCheckpoints()]);
     metricsServer?.close();

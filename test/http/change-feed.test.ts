@@ -228,8 +228,76 @@ describe("GET /plants/events", () => {
     const refused = await follow("", { token });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(JSON.parse(refused.errorBody!)).toEqual({ error: 429, message: "this token or staff member already holds 25 open change streams, the most allowed; close one first" });
+    expect(JSON.parse(refused.errorBody!)).toEqual({ error: 429, message: "this token or staff member already holds 25 open event streams, the most allowed; close one first" });
     streams[0]!.close();
     await expect.poll(async () => (await follow("", { token })).status, { timeout: 180_000, interval: 250 }).toBe(200);
+  });
+});
+
+// What the owners' Activity and Team pages follow: the new activity records
+// their filters take, to an owner's session only.
+describe("GET /activity/events", () => {
+  const password = "correct horse battery staple";
+
+  async function signedIn(role: "owner" | "staff") {
+    const email = `activity-${randomUUID().slice(0, 8)}@plants.example`;
+    const id = await makeAccount(app.database, { email, role, password });
+    const { sessionToken } = await signInThrough(app.url, "credentials", { email, password });
+    return { id, email, cookie: `next-auth.session-token=${sessionToken}` };
+  }
+
+  async function followActivity(query: string, headers: Record<string, string>): Promise<ChangeStreamClient> {
+    const stream = await openChangeStream(`${app.url}/activity/events${query}`, { "sec-fetch-site": "same-origin", ...headers });
+    open.push(stream);
+    return stream;
+  }
+
+  it("sends an owner each new record its filters take, by id and kind of change, and resumes after a record's id", async () => {
+    const owner = await signedIn("owner");
+    const [followed, other] = [newId(), newId()];
+    const stream = await followActivity(`?plant=${followed}&action=plant.*`, { cookie: owner.cookie });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(await write("POST", "/plants", `{"id":${other},"name":"Not followed"}`)).toBe(200);
+    expect(await write("POST", "/plants", `{"id":${followed},"name":"Followed"}`)).toBe(200);
+    expect(await write("PATCH", `/plants/${followed}`, `{"name":"Followed, renamed"}`)).toBe(200);
+    const events = await stream.waitFor(2);
+    expect(events.map((event) => [event.event, JSON.parse(event.data).action])).toEqual([
+      ["activity.recorded", "plant.created"],
+      ["activity.recorded", "plant.updated"],
+    ]);
+    const [created, updated] = events.map((event) => BigInt(event.id!));
+    expect(events.map((event) => JSON.parse(event.data).id)).toEqual([String(created), String(updated)]);
+    expect(updated!).toBeGreaterThan(created!);
+    // Back after a disconnect, from the last record it had: what came after, and nothing before.
+    stream.close();
+    expect(await write("DELETE", `/plants/${followed}`)).toBe(204);
+    const resumed = await followActivity(`?plant=${followed}`, { cookie: owner.cookie, "last-event-id": String(updated) });
+    expect((await resumed.waitFor(1)).map((event) => JSON.parse(event.data).action)).toEqual(["plant.deleted"]);
+  });
+
+  it("answers staff and API tokens 404, as the owners' pages do, and names a mistaken filter or position", async () => {
+    const staff = await signedIn("staff");
+    const owner = await signedIn("owner");
+    for (const refused of [await followActivity("", { cookie: staff.cookie }), await followActivity("", { authorization: `Bearer ${readToken}` })]) {
+      expect(refused.status).toBe(404);
+      expect(JSON.parse(refused.errorBody!)).toEqual({ error: 404, message: "there is no activity stream for this caller: it follows the store's activity for its owners' pages, signed in" });
+    }
+    const mistakes = [
+      ["?after=seven", "after must be an activity record's id: an integer from 0 to 9223372036854775807"],
+      ["?action=plant.eaten", expect.stringMatching(/^action must be a kind of change or a family of them: plant\.created, /)],
+    ] as const;
+    for (const [query, message] of mistakes) {
+      const refused = await followActivity(query, { cookie: owner.cookie });
+      expect([refused.status, JSON.parse(refused.errorBody!)]).toMatchObject([400, { error: 400, message }]);
+    }
+  });
+
+  it("ends an owner's stream once they are made staff", async () => {
+    const owner = await signedIn("owner");
+    const stream = await followActivity("", { cookie: owner.cookie });
+    expect(stream.status).toBe(200);
+    await app.database.query("UPDATE users SET role = 'staff' WHERE id = $1", [owner.id]);
+    await stream.ended;
   });
 });

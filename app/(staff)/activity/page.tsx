@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { type ActivityActionGroup, ActivityFilterForm, type ActivityFilterFields } from "@/components/activity/activity-filter-form";
 import { type ActivityRow, ActivityTable } from "@/components/activity/activity-table";
+import { LiveActivityNotice } from "@/components/activity/live-activity-notice";
 import { activityPeople, unknownPerson } from "@/lib/activity/activity-people";
 import {
   ACTION_FAMILIES,
   actionsOf,
   activityExportHref,
+  activityFilterQuery,
   activityHref,
   type ActivitySearch,
   type ActivitySearchField,
@@ -18,6 +20,7 @@ import { describeAction, describeEntry, describeFamily, describeSubject } from "
 import type { ActivityEntry, ActivityPage } from "@/lib/activity/history";
 import { freePlantIds } from "@/lib/activity/restore-plant";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
+import { newestActivityPosition } from "@/lib/live/activity-reads";
 import { sentence } from "@/lib/validations/sentence";
 
 export const metadata: Metadata = { title: "Activity · Plant Store" };
@@ -25,6 +28,8 @@ export const metadata: Metadata = { title: "Activity · Plant Store" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const FILTER_FIELDS = ["person", "action", "plant", "from", "to"] as const;
+
+const RECORDS_ID = "activity-records";
 
 /**
  * Owners only (issue 22): every change made in the store, newest first, who
@@ -39,6 +44,8 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   const personMistake = errors.person ?? unknownPerson(search, people.names);
   const mistakes: Partial<Record<ActivitySearchField, string>> = { ...errors, ...(personMistake && { person: personMistake }) };
   const mistaken = Object.keys(mistakes).length > 0;
+  // Read before the records: whatever is written meanwhile is counted as new, never missed.
+  const position = await newestActivityPosition();
   const found = mistaken ? undefined : await searchActivity(search);
   const raw = (field: (typeof FILTER_FIELDS)[number]) => (typeof params[field] === "string" ? params[field] : "");
   const fields = Object.fromEntries(FILTER_FIELDS.map((field) => [field, raw(field)])) as ActivityFilterFields;
@@ -60,7 +67,12 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
         {found ? countText(found, search) : "Correct the filters to see records."}
       </p>
       {mistakes.before && <p className="form-error">{sentence(mistakes.before)}</p>}
-      {found && <Results found={found} search={search} names={people.names} />}
+      {/* The newest records follow the record as it grows; an older page stays as it was read. */}
+      {found && search.before === undefined && <LiveActivityNotice after={position} query={activityFilterQuery(search)} focusId={RECORDS_ID} />}
+      {/* Focusable from script only: "Show them" takes the owner here once the new records are in. */}
+      <div id={RECORDS_ID} tabIndex={-1}>
+        {found && <Results found={found} search={search} names={people.names} />}
+      </div>
     </>
   );
 }

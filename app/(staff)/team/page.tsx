@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { SecondFactorPolicyForm } from "@/components/team/second-factor-policy-form";
 import { TeamInvitationList } from "@/components/team/team-invitation-list";
 import { TeamInviteForm } from "@/components/team/team-invite-form";
+import { LiveTeam } from "@/components/team/live-team";
 import { TeamMemberList } from "@/components/team/team-member-list";
 import { requireOwner } from "@/lib/auth/sessions/require-staff";
 import { readSecondFactorPolicy } from "@/lib/auth/second-factors/second-factor-policy";
 import { listTeam } from "@/lib/auth/accounts/team";
+import { newestActivityPosition } from "@/lib/live/activity-reads";
 
 export const metadata: Metadata = { title: "Team · Plant Store" };
 
@@ -14,10 +16,13 @@ export const metadata: Metadata = { title: "Team · Plant Store" };
 // did stays theirs.
 export default async function TeamPage() {
   const owner = await requireOwner("/team");
+  // Read before the team: whatever changes it meanwhile reads the page again.
+  const position = await newestActivityPosition();
   const [{ members, invitations }, policy] = await Promise.all([listTeam(), readSecondFactorPolicy()]);
   return (
     <>
       <h1>Team</h1>
+      <LiveTeam after={position} />
       <p>
         Everyone who can sign in to Plant Store, and the people invited to. Staff manage plants and their own API tokens; owners also manage the team
         and the webhooks. The store always keeps one active owner at least.

@@ -4,7 +4,8 @@ import { apiRoute, otherMethods } from "@/lib/http/api-route";
 import { negotiateMediaType } from "@/lib/http/content-negotiation";
 import { parseInput } from "@/lib/http/parse-input";
 import { readQuery } from "@/lib/http/query-params";
-import { EVENT_STREAM_MEDIA_TYPE, followChanges } from "@/lib/live/follow-changes";
+import { followChanges } from "@/lib/live/follow-changes";
+import { EVENT_STREAM_MEDIA_TYPE } from "@/lib/live/stream-response";
 import { lastEventIdSchema, plantEventsQuerySchema } from "@/lib/validations/plant";
 
 export const dynamic = "force-dynamic";
