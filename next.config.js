@@ -11,7 +11,9 @@ const nextConfig = {
   htmlLimitedBots: /.*/,
   // Native and engine-backed packages are loaded by Node at run time, not bundled;
   // esbuild (a native binary too) bundles the service worker during the build (app/sw.js/route.ts).
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino", "esbuild"],
+  // rate-limiter-flexible: one limiter per process serves Next's bundle and the server's own event streams
+  // (lib/server/direct-streams.ts), and each must know the refusals it throws (instanceof RateLimiterRes).
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "pino", "esbuild", "rate-limiter-flexible"],
   experimental: {
     serverActions: {
       // The staff import's preview sends a CSV of up to the batch's 2 MiB

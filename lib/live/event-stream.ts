@@ -12,16 +12,21 @@ import { processGlobal } from "@/lib/server/process-global";
 // kept. Every item is sent once: the stream remembers the last position it
 // sent and passes over anything at or before it.
 //
-// A consumer that reads too slowly is cut once MAX_QUEUED_BYTES wait for it
-// (or MAX_KEPT items while it catches up): it reconnects with its
-// Last-Event-ID and resumes from there, from the table, at its own pace.
+// A consumer that reads too slowly is cut once MAX_QUEUED_EVENTS live events
+// wait for it (or MAX_KEPT items while it catches up): it reconnects with its
+// Last-Event-ID and resumes from there, from the table, at its own pace. The
+// cap counts events, not bytes: an event's bytes are shared by every stream
+// that sends it, so what each waiting one costs a stream is its place in the
+// queue, and ten thousand slow consumers must fit a worker's heap.
 
 /** What the client waits before reconnecting, in ms (the `retry:` field). */
 export const RETRY_MS = 2_000;
 /** A comment at least this often keeps proxies and load balancers from closing an idle stream (issue 32: at least every 15 s). */
 export const HEARTBEAT_MS = 10_000;
-/** Bytes written but not yet taken by the connection, past which the stream is cut. */
-export const MAX_QUEUED_BYTES = 1024 * 1024;
+/** Live events written but not yet taken by the connection, past which the stream is cut (at 50 changes a second, five seconds' worth). */
+export const MAX_QUEUED_EVENTS = 256;
+/** Chunks the connection may be behind before the backlog waits for it. */
+const QUEUE_ROOM = 16;
 /** Items kept while the stream reads its backlog, past which it is cut (it resumes from the table). */
 const MAX_KEPT = 50_000;
 
@@ -60,33 +65,38 @@ export function eventFrame(position: bigint, type: string, data: string): string
 
 type OpenStream = { heartbeat(): void; end(): void };
 
-/** The process's open streams: one timer beats for all of them, and a shutdown ends them all. */
-function openStreams(): Set<OpenStream> {
-  return processGlobal("live.open", () => new Set());
-}
+type OpenStreams = { streams: Set<OpenStream>; beating: NodeJS.Timeout | undefined };
 
-let beating: NodeJS.Timeout | undefined;
+/**
+ * The process's open streams: one timer beats for all of them, and a shutdown
+ * ends them all. Per process, not per module copy: the server (lib/server/direct-streams.ts)
+ * and Next's bundle each load this module.
+ */
+function openStreams(): OpenStreams {
+  return processGlobal("live.open", () => ({ streams: new Set(), beating: undefined }));
+}
 
 /** Holds `stream` open: it is sent the heartbeat, which beats while any stream is open. */
 function holdOpen(stream: OpenStream): void {
-  openStreams().add(stream);
-  beating ??= setInterval(() => {
-    for (const open of openStreams()) open.heartbeat();
+  const state = openStreams();
+  state.streams.add(stream);
+  state.beating ??= setInterval(() => {
+    for (const held of state.streams) held.heartbeat();
   }, HEARTBEAT_MS).unref();
 }
 
 /** Lets `stream` go; the last one stops the heartbeat. */
 function letGo(stream: OpenStream): void {
-  const streams = openStreams();
-  streams.delete(stream);
-  if (streams.size > 0) return;
-  clearInterval(beating);
-  beating = undefined;
+  const state = openStreams();
+  state.streams.delete(stream);
+  if (state.streams.size > 0) return;
+  clearInterval(state.beating);
+  state.beating = undefined;
 }
 
 /** Ends every open stream (at shutdown): each client reconnects, to another process, after `retry`. */
 export function endAllStreams(): void {
-  for (const stream of [...openStreams()]) stream.end();
+  for (const stream of [...openStreams().streams]) stream.end();
 }
 
 export type StreamOptions<Item extends Positioned> = {
@@ -118,7 +128,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     if (ended) return;
     ended = true;
     unsubscribe();
-    letGo(open);
+    letGo(held);
     signal.removeEventListener("abort", end);
     room?.();
     try {
@@ -128,12 +138,13 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     }
     onEnd();
   };
-  const open: OpenStream = { heartbeat: () => write(HEARTBEAT), end };
+  const held: OpenStream = { heartbeat: () => write(HEARTBEAT), end };
 
   function write(bytes: Uint8Array): void {
     if (ended) return;
     controller.enqueue(bytes);
-    if ((controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) end();
+    // The backlog is read a page at a time as the connection takes it, so only live events can pile up.
+    if (live && (controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) end();
   }
 
   function send(items: readonly Item[]): void {
@@ -153,7 +164,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
         controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
         if (signal.aborted) return end();
         signal.addEventListener("abort", end);
-        holdOpen(open);
+        holdOpen(held);
         const upTo = feed.position;
         unsubscribe = feed.subscribe((items) => {
           if (live) return send(items);
@@ -168,8 +179,8 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
       },
       cancel: () => end(),
     },
-    // Counted in bytes, so desiredSize says how much waits for the connection.
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    // Counted in chunks (events, comments), so desiredSize says how many wait for the connection.
+    { highWaterMark: QUEUE_ROOM, size: () => 1 },
   );
 
   async function catchUp(upTo: bigint): Promise<void> {

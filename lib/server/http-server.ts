@@ -54,6 +54,8 @@ export async function runServer(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: nextHostname(config.host), port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // Once Next has loaded: the route handlers it serves through this module need Next's own set-up first.
+  const { directStream, serveDirectStream } = await import("@/lib/server/direct-streams");
 
   // Until here a stop signal ended the process at once, with nothing to wait for; from here it starts the
   // jobs, which a stop must wait for, and a signal is kept for shutDownOnStop (lib/server/stop-signals.ts).
@@ -99,7 +101,9 @@ export async function runServer(): Promise<void> {
     request.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(request, config.trustProxy);
     if (hasPageByAccept(request.url ?? "/")) varyAlwaysOn(response, "Accept");
     if (lifecycle().shuttingDown) response.setHeader("connection", "close");
-    void handle(request, response);
+    const stream = directStream(request);
+    if (stream) void serveDirectStream(stream, request, response);
+    else void handle(request, response);
   });
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
   server.on("clientError", answerClientErrors(hardening));

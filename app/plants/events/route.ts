@@ -1,25 +1,10 @@
-import { operations } from "@/lib/api/operations";
-import { ApiError } from "@/lib/http/api-error";
-import { apiRoute, otherMethods } from "@/lib/http/api-route";
-import { negotiateMediaType } from "@/lib/http/content-negotiation";
-import { parseInput } from "@/lib/http/parse-input";
-import { readQuery } from "@/lib/http/query-params";
-import { followChanges } from "@/lib/live/follow-changes";
-import { EVENT_STREAM_MEDIA_TYPE } from "@/lib/live/stream-response";
-import { lastEventIdSchema, plantEventsQuerySchema } from "@/lib/validations/plant";
+import { otherMethods } from "@/lib/http/api-route";
+import { followPlantChangesRoute } from "@/lib/live/plant-events-route";
 
 export const dynamic = "force-dynamic";
 
 // The change feed (issue 32): Server-Sent Events, resumable by Last-Event-ID or ?after=.
-export const GET = apiRoute(operations.followPlantChanges, async ({ request, caller }) => {
-  if (negotiateMediaType(request.headers.get("accept"), [EVENT_STREAM_MEDIA_TYPE]) === undefined) {
-    throw new ApiError("NotAcceptable", "the change feed is answered only as text/event-stream, which Accept does not allow");
-  }
-  const query = parseInput(plantEventsQuerySchema, readQuery(request), "(query)");
-  const lastEventId = request.headers.get("last-event-id");
-  // A reconnecting EventSource sends Last-Event-ID with the URL it first opened: the header is the newer word.
-  const after = lastEventId === null ? query.after : parseInput(lastEventIdSchema, lastEventId.trim(), "Last-Event-ID");
-  return followChanges({ request, caller, after, filter: { ids: query.id, tag: query.tag } });
-});
+// `npm start` answers GET and HEAD itself (lib/server/direct-streams.ts); `next dev` through here.
+export const GET = followPlantChangesRoute;
 
 export const { PUT, POST, PATCH, DELETE, OPTIONS } = otherMethods("/plants/events");
