@@ -8,8 +8,8 @@ import { describeError, log } from "@/lib/server/log";
 // its own sockets, by the very route handlers Next.js is given (the same
 // authentication, limits, log line, metrics and Error answers: lib/http/api-route.ts),
 // but without Next's request machinery around them, which a stream holds for
-// as long as it is open: its per-request stores, and a web stream piped into
-// the node response at each write. Measured with npm run bench:live
+// as long as it is open: its per-request stores, and its piping of each
+// write from the web stream into the node response. Measured with npm run bench:live
 // (docs/operations.md): memory per stream and the time from a create to its
 // event on every stream are what an open stream costs.
 
@@ -21,6 +21,9 @@ const ROUTES: ReadonlyMap<string, RouteHandler> = new Map([
 ]);
 
 const NO_PARAMS = { params: Promise.resolve({}) };
+
+/** One stream's connection: whether the client is gone, the body being written, and what waits for the socket. */
+type Connection = { closed: boolean; reader?: ReadableStreamDefaultReader<Uint8Array>; wake?: () => void };
 
 /** The stream route a request is for, when the server answers it itself: GET or HEAD on the path as written (Next answers the rest, and any other spelling). */
 export function directStream(request: IncomingMessage): RouteHandler | undefined {
@@ -36,17 +39,18 @@ export async function serveDirectStream(route: RouteHandler, request: IncomingMe
   // through the Request's signal: undici links a Request's signal to the one it was given by a weak
   // reference, and the Request (its headers, its URL: a few KB) would have to be held for the stream's
   // whole life for the link to hold. Nothing of the request is kept once the stream is open.
-  const connection = { closed: false, reader: undefined as ReadableStreamDefaultReader<Uint8Array> | undefined };
+  const connection: Connection = { closed: false };
   response.once("close", () => {
     connection.closed = true;
     connection.reader?.cancel().catch(() => {});
+    connection.wake?.();
   });
   connection.reader = await writeHead(route, request, response, connection);
   if (connection.reader) await pump(connection.reader, response, connection);
 }
 
 /** Runs the route and writes its status and headers; answers its body's reader, or undefined once the answer is whole. */
-async function writeHead(route: RouteHandler, request: IncomingMessage, response: ServerResponse, connection: { closed: boolean }): Promise<ReadableStreamDefaultReader<Uint8Array> | undefined> {
+async function writeHead(route: RouteHandler, request: IncomingMessage, response: ServerResponse, connection: Connection): Promise<ReadableStreamDefaultReader<Uint8Array> | undefined> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -68,14 +72,31 @@ async function writeHead(route: RouteHandler, request: IncomingMessage, response
   return answer.body.getReader();
 }
 
+/**
+ * Writes at most this many events ahead of the connection: Node keeps each write not yet taken by the
+ * socket in a record of its own (with its chunk-size line), and ten thousand slow clients each holding
+ * a hundred of them ran a worker out of its heap (bench:live on PostgreSQL). Past it, events wait in the
+ * stream's own queue, which cuts the client once MAX_QUEUED_EVENTS wait (lib/live/event-stream.ts).
+ */
+const UNFLUSHED_WRITES = 16;
+
 /** Writes the body as it comes, waiting for the connection to take what it was given. */
-async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, response: ServerResponse, connection: { closed: boolean }): Promise<void> {
+async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, response: ServerResponse, connection: Connection): Promise<void> {
+  let unflushed = 0;
+  const flushed = () => {
+    unflushed--;
+    connection.wake?.();
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || connection.closed) break;
-      // Node keeps what the socket has not taken yet; the stream reads on once it has (lib/live/event-stream.ts counts what waits).
-      if (!response.write(value) && !connection.closed) await new Promise((resolve) => response.once("drain", resolve).once("close", resolve));
+      unflushed++;
+      response.write(value, flushed);
+      if (unflushed >= UNFLUSHED_WRITES && !connection.closed) {
+        await new Promise<void>((resolve) => (connection.wake = resolve));
+        connection.wake = undefined;
+      }
     }
     response.end();
   } catch (error) {
