@@ -1,7 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
-import LongestFirstSequencer from "./test/support/longest-first-sequencer";
 import { testReportFile } from "./test/support/test-reports";
 
 // Under `npm test`, a JSON report beside the usual output, for the run's slowest tests.
@@ -46,8 +45,6 @@ export default defineConfig({
     // recompile with TurboFan once it runs hot: CPU a short process never earns back (as for the CLIs,
     // cli/launch.mjs). The unit tests took 0.78 of their CPU seconds without it, measured side by side.
     execArgv: ["--wasm-tiering-budget=1000000000"],
-    // The longest files first, on a fresh clone too (test/support/longest-first-sequencer.ts).
-    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // *.postgres.test.ts need both engines: they run in the PostgreSQL project only; *.sqlite.test.ts
       // are about SQLite's file and its locks, and run in the SQLite project only.

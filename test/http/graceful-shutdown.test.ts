@@ -1,4 +1,4 @@
-import { type ExpectStatic, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
@@ -7,24 +7,24 @@ import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/suppor
 // plant it answered 200. SIGTERM is a supervisor's stop; SIGHUP a closed
 // terminal's (and some supervisors'), which Node's default turns into a kill.
 
-// Each case has an app and a database of its own, and most of its time is the grace's wait: the two run at once.
-it.concurrent.for(["SIGTERM", "SIGHUP"] as const)("on %s under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async (signal, { expect }) => {
-  const database = await makeTestDatabase();
-  let app: AppServer | undefined;
-  try {
-    await underLoad(signal, database, (started) => (app = started), expect);
-  } finally {
-    await app?.stop();
-    await database.drop();
-  }
+let database: TestDatabase | undefined;
+let app: AppServer | undefined;
+
+afterEach(async () => {
+  await app?.stop();
+  await database?.drop();
+  app = undefined;
+  database = undefined;
 });
 
-async function underLoad(signal: "SIGTERM" | "SIGHUP", database: TestDatabase, started: (app: AppServer) => void, expect: ExpectStatic): Promise<void> {
+// A hang guard: each case starts its own app, which a loaded machine takes a while to.
+it.each(["SIGTERM", "SIGHUP"] as const)("on %s under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async (signal) => {
+  database = await makeTestDatabase();
   // Grace after the signal: readiness must be seen turning 503 while the port still serves, and a
   // loaded machine may take seconds to answer one probe beside twelve writers (issue 31). The writers
   // stop once it has been seen, so most of the grace passes idle.
-  const running = await startApp({ database, env: { SHUTDOWN_DELAY_MS: "30000" } });
-  started(running);
+  app = await startApp({ database, env: { SHUTDOWN_DELAY_MS: "30000" } });
+  const running = app;
   const token = await createToken(database, ["plants:write"]);
   const acknowledged: bigint[] = [];
   const statuses: number[] = [];
@@ -65,4 +65,4 @@ async function underLoad(signal: "SIGTERM" | "SIGHUP", database: TestDatabase, s
   const stored = new Set((await storedPlants(database)).map((plant) => plant.id));
   expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   expect(running.output()).toMatch(new RegExp(`"signal":"${signal}"[^\\n]*"message":"shutting down"[\\s\\S]*"message":"shut down"`));
-}
+});
