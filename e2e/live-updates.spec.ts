@@ -155,7 +155,8 @@ test("the Activity page counts another browser's new records for its filters unt
 });
 
 test("the Team page shows an invitation made elsewhere (the CLI's) without a reload, keeping what is typed", async ({ page, store }) => {
-  const email = `live-invite-${Date.now()}@plants.example`;
+  // Not "invite": the team page spec finds its Invite button by that name, which a row's buttons would then share.
+  const email = `live-team-${Date.now()}@plants.example`;
   await page.goto("/team");
   const typing = page.getByLabel("Email");
   await typing.fill("half-typed@");
@@ -164,4 +165,23 @@ test("the Team page shows an invitation made elsewhere (the CLI's) without a rel
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("staff");
   await expect(typing).toBeFocused();
   await expect(typing).toHaveValue("half-typed@");
+});
+
+test("a sign-out in one tab ends the other tabs' streams and takes them to sign-in", async ({ browser, ownerState }) => {
+  const context = await browser.newContext({ storageState: ownerState });
+  try {
+    const following = await context.newPage();
+    const streams: string[] = [];
+    following.on("request", (request) => new URL(request.url()).pathname === "/plants/events" && streams.push(request.url()));
+    await following.goto("/");
+    await expect.poll(() => streams.length).toBe(1);
+    const leaving = await context.newPage();
+    await leaving.goto("/account");
+    await leaving.getByRole("button", { name: "Sign out", exact: true }).click();
+    await expect(leaving).toHaveURL(/\/sign-in$/);
+    await expect(following).toHaveURL(/\/sign-in/);
+    await expect(following.getByRole("heading", { level: 1 })).toHaveText("Sign in to Plant Store");
+  } finally {
+    await context.close();
+  }
 });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { announceSignOut } from "@/lib/client/signed-out";
 
 export function SignOutButton() {
   const router = useRouter();
@@ -11,6 +12,8 @@ export function SignOutButton() {
     // next-auth would redirect to its configured base URL, which without
     // NEXTAUTH_URL is not this host; go to sign-in ourselves.
     await signOut({ redirect: false });
+    // The other tabs' pages stop following the store's changes (lib/client/signed-out.ts).
+    announceSignOut();
     router.replace("/sign-in");
     router.refresh();
   }

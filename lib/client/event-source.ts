@@ -1,9 +1,14 @@
+import { onSignOutElsewhere } from "@/lib/client/signed-out";
+
 // A staff page following one of the app's event streams (issue 32) through
 // the browser's own EventSource, with the session cookie, from the position
 // the page was rendered at, so that nothing written between the render and
 // the stream's opening is missed. EventSource reconnects by itself after the
 // network or the server comes back, resending the last id it got
 // (Last-Event-ID), and the stream resumes exactly there.
+//
+// A sign-out in another tab closes the stream and reads the page again, which
+// takes it to sign-in (lib/client/signed-out.ts).
 //
 // A page the person cannot see holds no stream: a browser gives an origin six
 // connections over HTTP/1.1, and ten tabs each holding one would leave the
@@ -51,11 +56,18 @@ export function followEventSource<Type extends string>({ path, after, query, typ
     }
   }
 
-  if (document.visibilityState !== "hidden") open();
-  document.addEventListener("visibilitychange", shownOrHidden);
-  return () => {
+  function stop(): void {
     closed = true;
     document.removeEventListener("visibilitychange", shownOrHidden);
+    stopListening();
     source?.close();
-  };
+  }
+
+  if (document.visibilityState !== "hidden") open();
+  document.addEventListener("visibilitychange", shownOrHidden);
+  const stopListening = onSignOutElsewhere(() => {
+    stop();
+    window.location.reload();
+  });
+  return stop;
 }
