@@ -64,16 +64,21 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
     if (conflict && conflictFocus) conflictHeading.current?.focus();
   }, [conflict, conflictFocus]);
 
+  // Saves begun on this page: a change told while one was under way, or began meanwhile, is the save's to meet.
+  const saves = useRef(0);
   // Called with each change the feed tells of, with the page's state as it is then (an Effect Event).
   const changedElsewhere = useEffectEvent(async (change: PlantChangeEvent) => {
     // A save under way meets any other change as a 412 itself; the feed's word of this page's own save is no news.
     if (form.pending) return;
+    const savesBefore = saves.current;
     if (change.type === "plant.deleted") return router.refresh();
     const { readPlant } = await import("@/lib/client/plant-changes");
     const current = await readPlant(plant.id);
     if (!("etag" in current)) return current.kind === "gone" ? router.refresh() : undefined;
     if (current.etag === shown.etag) return;
     const who = await savedBy(plant.id);
+    // The person saved while this was read (Keep my edit, say): what this page holds is newer than `shown` here.
+    if (saves.current !== savesBefore) return;
     // An edit under way: what a save would send now (the fields as typed, against the version edited).
     if (Object.keys(plantEditPatch(shown.plant, form.getValues())).length > 0) {
       setConflictFocus(false);
@@ -84,7 +89,11 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
       setStatus(`${who} changed this plant: the form now holds the saved version.`);
     }
   });
-  useEffect(() => followPlantChanges({ after: position, filter: { ids: [plant.id] }, onChange: (change) => void changedElsewhere(change) }), [position, plant.id]);
+  // One stream, from the position the page was first read at, for as long as the page is open: the page's
+  // own refreshes (adopt) bring a newer position, and a stream opened from it would tell again of changes
+  // the first had told of already (seen as a conflict with an edit saved meanwhile, on a loaded machine).
+  const [followedFrom] = useState(position);
+  useEffect(() => followPlantChanges({ after: followedFrom, filter: { ids: [plant.id] }, onChange: (change) => void changedElsewhere(change) }), [followedFrom, plant.id]);
 
   useEffect(() => {
     if (nameFocusRequests > 0) setFocus("name");
@@ -100,6 +109,7 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
 
   /** Sends what the person changed in the version they edited, under the ETag of `over`: that version, or after a 412 the one saved now. */
   async function save(edit: PlantEdit, over: PlantVersionShown) {
+    saves.current++;
     setStatus("");
     const patch = plantEditPatch(shown.plant, edit);
     if (Object.keys(patch).length === 0) {
