@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { type ReactNode, useEffect, useRef, useState, useTransition } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { LocalTime } from "@/components/shared/local-time";
+import { NewSinceNotice } from "@/components/shared/new-since-notice";
 import { followPlantChanges } from "@/lib/client/change-feed";
 import type { PlantChangeEvent } from "@/lib/client/plant-change-event";
 import type { Plant } from "@/lib/validations/plant";
@@ -56,42 +56,17 @@ function apply(live: Live, { type, plant }: PlantChangeEvent, filters: Filters):
  * rows were read at.
  */
 export function LivePlantList({ plants, filters, position, head }: { plants: Row[]; filters: Filters; position: string; head: ReactNode }) {
-  const router = useRouter();
   const [live, setLive] = useState<Live>({ read: plants, rows: plants, deleted: new Set(), added: new Set() });
-  const [showing, startShowing] = useTransition();
   const table = useRef<HTMLTableElement>(null);
-  const shown = useRef(false);
   // The server read the page again (Show them, another search or page): its rows, followed from its position.
   if (live.read !== plants) setLive({ read: plants, rows: plants, deleted: new Set(), added: new Set() });
 
   const { q, tag } = filters;
   useEffect(() => followPlantChanges({ after: position, onChange: (change) => setLive((current) => (current.read === plants ? apply(current, change, { q, tag }) : current)) }), [position, q, tag, plants]);
-  useEffect(() => {
-    if (showing || !shown.current) return;
-    shown.current = false;
-    // Its button is gone with the count: the person is taken to what they asked to see.
-    table.current?.focus();
-  }, [showing]);
 
-  const count = live.added.size;
-  const words = `${count} new ${count === 1 ? "plant" : "plants"}`;
   return (
     <>
-      <div className="live-notice">
-        <p role="status">{count > 0 ? `${words} since this page was read.` : ""}</p>
-        {count > 0 && (
-          <button
-            type="button"
-            disabled={showing}
-            onClick={() => {
-              shown.current = true;
-              startShowing(() => router.refresh());
-            }}
-          >
-            Show {count === 1 ? "it" : "them"}
-          </button>
-        )}
-      </div>
+      <NewSinceNotice count={live.added.size} noun={["plant", "plants"]} onShown={() => table.current?.focus()} />
       {live.rows.length > 0 && (
         // Focusable from script only: "Show them" takes the person here once the new rows are in.
         <table className="plant-list" role="table" ref={table} tabIndex={-1}>
