@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig, devices, type Project } from "@playwright/test";
 import type { E2eDatabase } from "./test/support/e2e-databases";
-import { appEnv, START_SCRIPT } from "./test/support/app-env";
+import { appEnv, SLOW_MACHINE_CLOCKS, START_SCRIPT } from "./test/support/app-env";
 import { chromiumPath } from "./test/support/chromium";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
 import { testReportFile } from "./test/support/test-reports";
@@ -112,6 +112,8 @@ export default defineConfig({
         HOST: "127.0.0.1",
         PORT: new URL(database.baseURL).port,
         METRICS_PORT: "off",
+        // As the HTTP tests' apps: page.request's next call on a kept-alive connection the server had just closed (5 s idle) was reset.
+        ...SLOW_MACHINE_CLOCKS,
         NEXTAUTH_URL: "",
         LOG_LEVEL: "warn",
         // The specs' webhook endpoints are on 127.0.0.1: allowed here, never on a public deployment.

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
-import { appEnv, startScriptArguments } from "./app-env";
+import { appEnv, SLOW_MACHINE_CLOCKS, startScriptArguments } from "./app-env";
 import { HANG_GUARD_MS } from "./hang-guard";
 import { makeTestDatabase, type TestDatabase } from "./test-database";
 
@@ -70,18 +70,6 @@ function unusedPort(): Promise<number> {
  * shipper would take them off its hands. nodeOptions go to node itself
  * (--cpu-prof, say, which NODE_OPTIONS does not allow).
  */
-// The server's clocks for its clients in the tests' apps (and a worker process's webhook attempt),
-// lengthened unless a test sets its own (issue 31): a loaded machine delays the server as much as the
-// client, and the server blames the client.
-// - Idle connections kept ten minutes, not 5 s: a kept-alive connection the server closes just as the
-//   test's next request goes out is reset (ECONNRESET), a race any HTTP client may meet.
-// - Headers and whole requests given minutes, not 10 and 30 s: a worker whose event loop a loaded
-//   machine held up (loading Next.js, say) checked the time before it read what had long arrived,
-//   and answered 408 to a request sent in one piece.
-// - A webhook attempt given two minutes, not 15 s, and so its claim 130 s: a worker that a loaded machine
-//   held up past its claim saw another worker send the same delivery again (at least once, as
-//   docs/webhooks.md promises, where these tests count each delivery exactly once).
-export const SLOW_MACHINE_CLOCKS = { KEEP_ALIVE_TIMEOUT_MS: "600000", HEADERS_TIMEOUT_MS: "120000", REQUEST_TIMEOUT_MS: "240000", WEBHOOK_TIMEOUT_MS: "120000" };
 
 export async function startApp(
   options: { database?: TestDatabase; env?: Partial<NodeJS.ProcessEnv>; keepOutput?: boolean; nodeOptions?: string[]; port?: number; root?: string } = {},

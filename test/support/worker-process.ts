@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { type Exit, SLOW_MACHINE_CLOCKS } from "@/test/support/app-server";
+import { SLOW_MACHINE_CLOCKS } from "@/test/support/app-env";
+import type { Exit } from "@/test/support/app-server";
 import { appEnv } from "@/test/support/app-env";
 import { cliCommand } from "@/test/support/cli";
 import type { TestDatabase } from "@/test/support/test-database";
