@@ -12,7 +12,7 @@ import { EVENT_STREAM_MEDIA_TYPE } from "@/lib/live/stream-response";
 // API's: it is in no OpenAPI document, and answers only an owner's session.
 // Declared to Next.js by app/(staff)/activity/events/route.ts, and served by the
 // production server on its own sockets (lib/server/direct-streams.ts).
-export const followActivityRoute = apiRoute({ operation: "followActivity", scope: "plants:read" }, async ({ request, caller }) => {
+export const followActivityRoute = apiRoute({ operation: "followActivity", scope: "plants:read" }, async ({ request, requestId, caller }) => {
   requireOwnerCaller(caller);
   if (negotiateMediaType(request.headers.get("accept"), [EVENT_STREAM_MEDIA_TYPE]) === undefined) {
     throw new ApiError("NotAcceptable", "the activity stream is answered only as text/event-stream, which Accept does not allow");
@@ -26,5 +26,5 @@ export const followActivityRoute = apiRoute({ operation: "followActivity", scope
       : after === undefined
         ? undefined
         : parseInput(activityPositionSchema("after"), after, "after");
-  return followActivity({ request, caller, after: position, search });
+  return followActivity({ request, requestId, caller, after: position, search });
 });

@@ -1,7 +1,11 @@
 import { ACTIVITY_READ_PAGE, type ActivityNote, activityAfter, newestActivityPosition } from "@/lib/live/activity-reads";
 import { changeTail } from "@/lib/live/change-tail";
 import type { Feed } from "@/lib/live/event-stream";
+import { recentItems, sharedReads } from "@/lib/live/recent-items";
 import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
+
+/** The newest records kept in memory for streams that fall behind or reconnect (lib/live/recent-items.ts). */
+const RECENT_NOTES = 1_024;
 
 // The process's one reader of the activity record, for the Activity and Team
 // pages' streams (issue 32). It is woken as the change feed is, and reads on
@@ -37,11 +41,14 @@ async function startTail(): Promise<ActivityTail & { stop(): void }> {
   const changes = await changeTail();
   let position = BigInt(await newestActivityPosition());
   const listeners = new Set<(notes: readonly ActivityNote[]) => void>();
+  const recent = recentItems<ActivityNote>(RECENT_NOTES);
+  const fromTable = sharedReads((after) => activityAfter(after, ACTIVITY_READ_PAGE));
   // Read on every wake, streams or none, so that the position stays the newest (a page's, a stream's start, is compared with it).
   const stop = changes.alsoRead(async () => {
     for (;;) {
       const notes = await activityAfter(position, ACTIVITY_READ_PAGE);
       if (notes.length === 0) return;
+      recent.add(position, notes);
       position = notes.at(-1)!.position;
       for (const listener of listeners) listener(notes);
       if (notes.length < ACTIVITY_READ_PAGE) return;
@@ -55,7 +62,7 @@ async function startTail(): Promise<ActivityTail & { stop(): void }> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    readAfter: (after) => activityAfter(after, ACTIVITY_READ_PAGE),
+    readAfter: async (after) => recent.after(after, ACTIVITY_READ_PAGE) ?? fromTable(after),
     stop,
   };
 }

@@ -5,6 +5,7 @@ import { STAMPED_CHANNEL, stampChanges, WRITTEN_CHANNEL } from "@/lib/live/chang
 import { onOtherWorkersChanges, tellOtherWorkers } from "@/lib/live/cluster-wake";
 import type { Feed } from "@/lib/live/event-stream";
 import type { PlantChange } from "@/lib/live/plant-change";
+import { recentItems, sharedReads } from "@/lib/live/recent-items";
 import { env } from "@/lib/server/env";
 import { describeError, log } from "@/lib/server/log";
 import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
@@ -23,12 +24,16 @@ import { existingProcessGlobal, processGlobal, takeProcessGlobal } from "@/lib/s
 //   first; and every LOOK_MS, so a notification lost with its connection
 //   delays a change, never loses it.
 // Notifications only wake it: what it hands out is always what it read.
+// Streams that fall behind, and clients that reconnect, read the newest
+// changes from what it keeps of them, older ones from the table.
 
 export type ChangeBatchListener = (changes: readonly PlantChange[]) => void;
 
 /** How often the feed looks without being woken: SQLite's look costs a few µs; PostgreSQL's a stamp and a read. */
 const SQLITE_LOOK_MS = 250;
 const POSTGRES_LOOK_MS = 2_000;
+/** The newest changes kept in memory for streams that fall behind or reconnect (lib/live/recent-items.ts): eight pages, a few MB. */
+const RECENT_CHANGES = 8 * READ_PAGE;
 
 export type ChangeTail = Feed<PlantChange> & {
   /** Reads now (and again, if woken while reading). */
@@ -62,6 +67,8 @@ async function startTail(): Promise<ChangeTail> {
   if (pool) await stampChanges(pool);
   let position = (await keptPositions())?.newest ?? 0n;
   const listeners = new Set<ChangeBatchListener>();
+  const recent = recentItems<PlantChange>(RECENT_CHANGES);
+  const fromTable = sharedReads((after) => changesAfter(after, READ_PAGE));
   const readers = new Set<() => Promise<void>>();
   let reading = false;
   let again = false;
@@ -81,6 +88,7 @@ async function startTail(): Promise<ChangeTail> {
     for (;;) {
       const changes = await changesAfter(position, READ_PAGE);
       if (changes.length === 0 || stopped) return;
+      recent.add(position, changes);
       position = changes.at(-1)!.position;
       for (const listener of listeners) listener(changes);
       if (changes.length < READ_PAGE) return;
@@ -148,7 +156,7 @@ async function startTail(): Promise<ChangeTail> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    readAfter: (after) => changesAfter(after, READ_PAGE),
+    readAfter: async (after) => recent.after(after, READ_PAGE) ?? fromTable(after),
     wake: () => wake(true),
     alsoRead(reader) {
       readers.add(reader);

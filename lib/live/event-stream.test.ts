@@ -1,17 +1,22 @@
 import { describe, expect, it, vi } from "vitest";
-import { endAllStreams, eventFrame, eventStream, type Feed, HEARTBEAT_MS, MAX_QUEUED_EVENTS, type StreamOptions } from "@/lib/live/event-stream";
+import { type EndReason, endAllStreams, eventFrame, eventStream, type Feed, HEARTBEAT_MS, MAX_QUEUED_EVENTS, STALL_BEATS, type StreamOptions } from "@/lib/live/event-stream";
 import { type ChangeFilter, matchesFilter, type PlantChange } from "@/lib/live/plant-change";
 
 // One stream over a feed the test drives by hand: what reaches the consumer,
 // from the backlog and live, and when the stream is cut.
 
-function handFeed(): Feed<PlantChange> & { hand(changes: PlantChange[]): void; record(changes: PlantChange[]): void } {
+function handFeed(): Feed<PlantChange> & { hand(changes: PlantChange[]): void; record(changes: PlantChange[]): void; reads: number } {
   let position = 0n;
+  let reads = 0;
   const listeners = new Set<(changes: readonly PlantChange[]) => void>();
   const recorded: PlantChange[] = [];
   return {
     get position() {
       return position;
+    },
+    /** How many pages streams have read from the table. */
+    get reads() {
+      return reads;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -19,6 +24,7 @@ function handFeed(): Feed<PlantChange> & { hand(changes: PlantChange[]): void; r
     },
     // A page of two, so a backlog takes several reads.
     async readAfter(after) {
+      reads++;
       return recorded.filter((change) => change.position > after).slice(0, 2);
     },
     /** Changes written before the stream opened: in the table, read up to by the feed. */
@@ -62,7 +68,7 @@ describe("eventStream", () => {
     const fourth = change(4n, null, '{"n":4}');
     feed.hand([backlog[2]!, fourth]);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    stream.end();
+    stream.end("shutdown");
     const ids = [...(await reading).matchAll(/^id: (\d+)$/gm)].map((match) => BigInt(match[1]!));
     expect(ids).toEqual([...backlog, fourth].map((item) => item.position));
   });
@@ -77,42 +83,71 @@ describe("eventStream", () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     feed.hand([first, second]);
     feed.hand([first, second, third]);
-    stream.end();
-    stream.end();
+    stream.end("shutdown");
+    stream.end("access");
     const text = await reading;
     expect(text).toBe(`retry: 2000\n: open\n\nid: ${first.position}\nevent: plant.created\ndata: {"n":1}\n\nid: ${third.position}\nevent: plant.created\ndata: {"n":3}\n\n`);
     expect(ended).toBe(1);
   });
 
-  it("cuts a consumer that reads nothing once more than MAX_QUEUED_EVENTS live events wait for it", async () => {
+  it("falls behind rather than queue past MAX_QUEUED_EVENTS, and reads the rest from the table: a batch of any size arrives whole, in order, once", async () => {
     const feed = handFeed();
-    let ended = false;
-    const stream = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: () => (ended = true) });
+    const reasons: EndReason[] = [];
+    const stream = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: (reason) => reasons.push(reason) });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const body = '{"name":"x"}';
-    let handed = 0;
-    while (!ended && handed < 1_000) {
-      feed.hand([change(BigInt(handed), null, body)]);
-      handed++;
+    // An import's batch, handed at once to a client that has not read yet; then another while it catches up.
+    const first = Array.from({ length: 4 * MAX_QUEUED_EVENTS }, (_, index) => change(BigInt(index), null));
+    feed.hand(first);
+    let text = "";
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for await (const chunk of stream.body) text += decoder.decode(chunk, { stream: true });
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const second = Array.from({ length: MAX_QUEUED_EVENTS }, (_, index) => change(BigInt(index), null));
+    feed.hand(second);
+    const ids = () => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => BigInt(match[1]!));
+    const all = [...first, ...second].map((item) => item.position);
+    await expect.poll(() => ids().length).toBe(all.length);
+    expect(ids()).toEqual(all);
+    // At most MAX_QUEUED_EVENTS of the first batch were queued: the rest were read from the table, in pages of two.
+    expect(feed.reads).toBeGreaterThanOrEqual((first.length - MAX_QUEUED_EVENTS) / 2);
+    expect(reasons).toEqual([]);
+    stream.end("shutdown");
+    await reading;
+  });
+
+  it("cuts a connection that has taken nothing for STALL_BEATS heartbeats while events wait for it, and never an idle one", async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = handFeed();
+      const reasons: EndReason[] = [];
+      const idle = changeStream(feed, { start: feed.position, filter: { tag: "none" }, signal: new AbortController().signal, onEnd: (reason) => reasons.push(`idle ${reason}` as EndReason) });
+      const stalled = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: (reason) => reasons.push(reason) });
+      await vi.advanceTimersByTimeAsync(0);
+      feed.hand(Array.from({ length: 100 }, (_, index) => change(BigInt(index), null)));
+      await vi.advanceTimersByTimeAsync((STALL_BEATS - 1) * HEARTBEAT_MS);
+      expect(reasons).toEqual([]);
+      await vi.advanceTimersByTimeAsync(2 * HEARTBEAT_MS);
+      expect(reasons).toEqual(["stalled"]);
+      // What was queued is still delivered, then the stream ends: the client resumes from its last id.
+      expect((await readAll(stalled.body)).endsWith("\n\n")).toBe(true);
+      idle.end("shutdown");
+      expect(reasons).toEqual(["stalled", "idle shutdown"]);
+    } finally {
+      vi.useRealTimers();
     }
-    expect(ended).toBe(true);
-    // Past the cap, by no more than the queue's room for a connection that keeps up.
-    expect(handed).toBeGreaterThan(MAX_QUEUED_EVENTS);
-    expect(handed).toBeLessThanOrEqual(MAX_QUEUED_EVENTS + 32);
-    // What was queued is still delivered, then the stream ends: the client resumes from its last id.
-    const text = await readAll(stream.body);
-    expect(text.endsWith("\n\n")).toBe(true);
   });
 
   it("ends when the client goes away, and every open stream at shutdown", async () => {
     const feed = handFeed();
     const client = new AbortController();
-    const ends: string[] = [];
-    changeStream(feed, { start: 0n, filter: {}, signal: client.signal, onEnd: () => ends.push("gone") });
-    const other = changeStream(feed, { start: 0n, filter: {}, signal: new AbortController().signal, onEnd: () => ends.push("shutdown") });
+    const ends: EndReason[] = [];
+    changeStream(feed, { start: 0n, filter: {}, signal: client.signal, onEnd: (reason) => ends.push(reason) });
+    const other = changeStream(feed, { start: 0n, filter: {}, signal: new AbortController().signal, onEnd: (reason) => ends.push(reason) });
     client.abort();
     endAllStreams();
-    expect(ends).toEqual(["gone", "shutdown"]);
+    expect(ends).toEqual(["client", "shutdown"]);
     expect(await readAll(other.body)).toBe("retry: 2000\n: open\n\n");
   });
 
@@ -121,9 +156,10 @@ describe("eventStream", () => {
     try {
       const feed = handFeed();
       const stream = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: () => {} });
-      vi.advanceTimersByTime(2 * HEARTBEAT_MS);
-      stream.end();
-      expect(await readAll(stream.body)).toBe("retry: 2000\n: open\n\n: keep-alive\n\n: keep-alive\n\n");
+      const reading = readAll(stream.body);
+      await vi.advanceTimersByTimeAsync(2 * HEARTBEAT_MS);
+      stream.end("shutdown");
+      expect(await reading).toBe("retry: 2000\n: open\n\n: keep-alive\n\n: keep-alive\n\n");
     } finally {
       vi.useRealTimers();
     }

@@ -6,29 +6,32 @@ import { processGlobal } from "@/lib/server/process-global";
 // (lib/live/change-tail.ts) and the Activity page's (lib/live/activity-tail.ts)
 // are both sent this way.
 //
-// Catching up and going live meet without a gap: the stream subscribes to the
-// feed first, at the feed's position p, and keeps what the feed hands it
-// meanwhile; it reads the table from its start up to p, then sends what it
-// kept. Every item is sent once: the stream remembers the last position it
-// sent and passes over anything at or before it.
+// A stream is either live, writing each batch the feed hands it, or behind,
+// reading the table itself, a page at a time as its connection takes them:
+// it starts behind (from its start position up to the feed's), and falls
+// behind again whenever more than MAX_QUEUED_EVENTS wait for its connection
+// (a batch import hands a stream hundreds of changes at once). It goes live
+// again once it has read up to the feed's position, in the same turn of the
+// event loop as it checks it, so the feed can hand nothing in between: no
+// change is missed where the two meet, and none is sent twice, since the
+// stream passes over anything at or before the last position it sent. So a
+// reader that is slow is served at its own pace from the table, and what
+// waits for any connection stays within a page and a queue.
 //
-// A consumer that reads too slowly is cut once MAX_QUEUED_EVENTS live events
-// wait for it (or MAX_KEPT items while it catches up): it reconnects with its
-// Last-Event-ID and resumes from there, from the table, at its own pace. The
-// cap counts events, not bytes: an event's bytes are shared by every stream
-// that sends it, so what each waiting one costs a stream is its place in the
-// queue, and ten thousand slow consumers must fit a worker's heap.
+// A connection that takes nothing at all for STALL_BEATS heartbeats while
+// events wait for it is cut: its client (or a proxy between) has stopped
+// reading. A client that comes back resumes with its Last-Event-ID.
 
 /** What the client waits before reconnecting, in ms (the `retry:` field). */
 export const RETRY_MS = 2_000;
 /** A comment at least this often keeps proxies and load balancers from closing an idle stream (issue 32: at least every 15 s). */
 export const HEARTBEAT_MS = 10_000;
-/** Live events written but not yet taken by the connection, past which the stream is cut (at 50 changes a second, five seconds' worth). */
+/** Live events written but not yet taken by the connection, past which the stream falls behind and reads the table at the connection's pace. */
 export const MAX_QUEUED_EVENTS = 256;
-/** Chunks the connection may be behind before the backlog waits for it. */
+/** Heartbeats in a row at which a connection has taken nothing since the one before while events wait for it, at which it is cut: after 20 to 30 s. */
+export const STALL_BEATS = 2;
+/** Chunks the connection may be behind before the stream waits for it, when it reads the table. */
 const QUEUE_ROOM = 16;
-/** Items kept while the stream reads its backlog, past which it is cut (it resumes from the table). */
-const MAX_KEPT = 50_000;
 
 const encoder = new TextEncoder();
 const HEARTBEAT = encoder.encode(": keep-alive\n\n");
@@ -63,7 +66,10 @@ export function eventFrame(position: bigint, type: string, data: string): string
   return `id: ${position}\nevent: ${type}\ndata: ${data}\n\n`;
 }
 
-type OpenStream = { heartbeat(): void; end(): void };
+/** Why a stream ended: its client went away, it stopped reading, its access ended, the process stops, or reading the table failed. */
+export type EndReason = "client" | "stalled" | "access" | "shutdown" | "failed";
+
+type OpenStream = { beat(): void; end(reason: EndReason): void };
 
 type OpenStreams = { streams: Set<OpenStream>; beating: NodeJS.Timeout | undefined };
 
@@ -81,7 +87,7 @@ function holdOpen(stream: OpenStream): void {
   const state = openStreams();
   state.streams.add(stream);
   state.beating ??= setInterval(() => {
-    for (const held of state.streams) held.heartbeat();
+    for (const held of state.streams) held.beat();
   }, HEARTBEAT_MS).unref();
 }
 
@@ -96,7 +102,7 @@ function letGo(stream: OpenStream): void {
 
 /** Ends every open stream (at shutdown): each client reconnects, to another process, after `retry`. */
 export function endAllStreams(): void {
-  for (const stream of [...openStreams().streams]) stream.end();
+  for (const stream of [...openStreams().streams]) stream.end("shutdown");
 }
 
 export type StreamOptions<Item extends Positioned> = {
@@ -108,52 +114,61 @@ export type StreamOptions<Item extends Positioned> = {
   frame(item: Item): string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
-  /** Called once, when the stream has ended, for whatever reason. */
-  onEnd(): void;
+  /** Called once, when the stream has ended, with why. */
+  onEnd(reason: EndReason): void;
 };
 
-export type EventStream = { body: ReadableStream<Uint8Array>; end(): void };
+export type EventStream = { body: ReadableStream<Uint8Array>; end(reason: EndReason): void };
 
 export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, accepts, frame, signal, onEnd }: StreamOptions<Item>): EventStream {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let ended = false;
   let live = false;
   let sent = start;
-  let kept: Item[] = [];
   let unsubscribe: () => void = () => {};
-  // Resolved when the connection has taken what was queued (pull), so the backlog is read at the client's pace.
+  // Resolved when the connection has taken what was queued (pull), so the table is read at the client's pace.
   let room: (() => void) | undefined;
+  // Whether the connection has taken anything since the last heartbeat, and for how many beats it has not while events waited.
+  let took = true;
+  let stalledBeats = 0;
 
-  const end = () => {
+  const waiting = () => QUEUE_ROOM - (controller.desiredSize ?? 0);
+  const end = (reason: EndReason) => {
     if (ended) return;
     ended = true;
     unsubscribe();
     letGo(held);
-    signal.removeEventListener("abort", end);
+    signal.removeEventListener("abort", gone);
     room?.();
     try {
       controller.close();
     } catch {
       // Already closed or cancelled by the consumer.
     }
-    onEnd();
+    onEnd(reason);
   };
-  const held: OpenStream = { heartbeat: () => write(HEARTBEAT), end };
+  const gone = () => end("client");
+  const held: OpenStream = {
+    beat() {
+      stalledBeats = !took && waiting() >= QUEUE_ROOM ? stalledBeats + 1 : 0;
+      took = false;
+      if (stalledBeats >= STALL_BEATS) return end("stalled");
+      // A connection with something waiting is not idle: a comment would only lengthen its queue.
+      if (waiting() === 0) controller.enqueue(HEARTBEAT);
+    },
+    end,
+  };
 
-  function write(bytes: Uint8Array): void {
-    if (ended) return;
-    controller.enqueue(bytes);
-    // The backlog is read a page at a time as the connection takes it, so only live events can pile up.
-    if (live && (controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) end();
-  }
-
-  function send(items: readonly Item[]): void {
+  /** Writes the items after the last one sent that this stream accepts, in order; false once `bound` wait, the rest unwritten. */
+  function send(items: readonly Item[], bound = Number.POSITIVE_INFINITY): boolean {
     for (const item of items) {
-      if (ended) return;
+      if (ended) return true;
       if (item.position <= sent) continue;
+      if (waiting() >= bound) return false;
       sent = item.position;
-      if (accepts(item)) write(encoded(item, frame));
+      if (accepts(item)) controller.enqueue(encoded(item, frame));
     }
+    return true;
   }
 
   const body = new ReadableStream<Uint8Array>(
@@ -162,40 +177,50 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
         controller = streamController;
         // At once, so the headers and a first line leave even through a buffering proxy.
         controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
-        if (signal.aborted) return end();
-        signal.addEventListener("abort", end);
+        if (signal.aborted) return end("client");
+        signal.addEventListener("abort", gone);
         holdOpen(held);
-        const upTo = feed.position;
+        // Behind, the stream passes over what the feed hands it: it reads the same from the table.
         unsubscribe = feed.subscribe((items) => {
-          if (live) return send(items);
-          kept.push(...items);
-          if (kept.length > MAX_KEPT) end();
+          if (live && !send(items, MAX_QUEUED_EVENTS)) fallBehind();
         });
-        void catchUp(upTo).catch(() => end());
+        fallBehind();
       },
       pull() {
+        took = true;
         room?.();
         room = undefined;
       },
-      cancel: () => end(),
+      cancel: () => end("client"),
     },
     // Counted in chunks (events, comments), so desiredSize says how many wait for the connection.
     { highWaterMark: QUEUE_ROOM, size: () => 1 },
   );
 
-  async function catchUp(upTo: bigint): Promise<void> {
-    let cursor = sent;
-    while (cursor < upTo && !ended) {
-      const page = (await feed.readAfter(cursor)).filter((item) => item.position <= upTo);
-      if (page.length === 0) break;
+  /** Reads the table from the last position sent, at the connection's pace, until it has caught up with the feed; then goes live. */
+  function fallBehind(): void {
+    live = false;
+    void catchUp().catch(() => end("failed"));
+  }
+
+  async function catchUp(): Promise<void> {
+    for (;;) {
+      if (ended) return;
+      if ((controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
+      if (ended) return;
+      // Checked and acted on in one turn: the feed hands nothing between the two.
+      if (sent >= feed.position) {
+        live = true;
+        return;
+      }
+      const page = await feed.readAfter(sent);
+      // Nothing kept after it (pruned by retention since): the stream goes on from the feed's position.
+      if (page.length === 0) {
+        live = true;
+        return;
+      }
       send(page);
-      cursor = page.at(-1)!.position;
-      if (!ended && (controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
     }
-    live = true;
-    const waiting = kept;
-    kept = [];
-    send(waiting);
   }
 
   return { body, end };

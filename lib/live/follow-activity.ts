@@ -19,6 +19,8 @@ export const ACTIVITY_RECORDED = "activity.recorded";
 
 export type FollowActivityRequest = {
   request: Request;
+  /** The request's id, for the log line of a stream cut. */
+  requestId: string;
   caller: Caller;
   /** The newest record the page read (?after= or Last-Event-ID); undefined for now. */
   after: bigint | undefined;
@@ -30,7 +32,7 @@ export function requireOwnerCaller(caller: Caller): void {
   if (!isOwner(caller)) throw new ApiError("NotFound", "there is no activity stream for this caller: it follows the store's activity for its owners' pages, signed in");
 }
 
-export async function followActivity({ request, caller, after, search }: FollowActivityRequest): Promise<Response> {
+export async function followActivity({ request, requestId, caller, after, search }: FollowActivityRequest): Promise<Response> {
   requireOwnerCaller(caller);
   refuseWhileStopping();
   const feed = await activityTail();
@@ -39,7 +41,9 @@ export async function followActivity({ request, caller, after, search }: FollowA
   const newest = BigInt(await newestActivityPosition());
   const start = after === undefined || after > newest ? newest : after;
   return streamResponse({
+    feedName: "activity",
     request,
+    requestId,
     caller,
     access: { scope: "plants:read", owner: true },
     feed,

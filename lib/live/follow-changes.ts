@@ -13,6 +13,8 @@ import { env } from "@/lib/server/env";
 
 export type FollowRequest = {
   request: Request;
+  /** The request's id, for the log line of a stream cut. */
+  requestId: string;
   caller: Caller;
   /** The position to resume after (Last-Event-ID or ?after=), or undefined for now. */
   after: bigint | undefined;
@@ -20,12 +22,14 @@ export type FollowRequest = {
 };
 
 /** The stream's answer; throws 410 for a position it cannot resume from, 429 past the limits. */
-export async function followChanges({ request, caller, after, filter }: FollowRequest): Promise<Response> {
+export async function followChanges({ request, requestId, caller, after, filter }: FollowRequest): Promise<Response> {
   refuseWhileStopping();
   const feed = await changeTail();
   const start = await startPosition(after);
   return streamResponse({
+    feedName: "plants",
     request,
+    requestId,
     caller,
     access: { scope: "plants:read" },
     feed,

@@ -12,7 +12,7 @@ import { lastEventIdSchema, plantEventsQuerySchema } from "@/lib/validations/pla
 // declares it to Next.js, and the production server serves it on its own
 // sockets (lib/server/direct-streams.ts), past Next's per-request machinery.
 // The change feed (issue 32): Server-Sent Events, resumable by Last-Event-ID or ?after=.
-export const followPlantChangesRoute = apiRoute(operations.followPlantChanges, async ({ request, caller }) => {
+export const followPlantChangesRoute = apiRoute(operations.followPlantChanges, async ({ request, requestId, caller }) => {
   if (negotiateMediaType(request.headers.get("accept"), [EVENT_STREAM_MEDIA_TYPE]) === undefined) {
     throw new ApiError("NotAcceptable", "the change feed is answered only as text/event-stream, which Accept does not allow");
   }
@@ -20,5 +20,5 @@ export const followPlantChangesRoute = apiRoute(operations.followPlantChanges, a
   const lastEventId = request.headers.get("last-event-id");
   // A reconnecting EventSource sends Last-Event-ID with the URL it first opened: the header is the newer word.
   const after = lastEventId === null ? query.after : parseInput(lastEventIdSchema, lastEventId.trim(), "Last-Event-ID");
-  return followChanges({ request, caller, after, filter: { ids: query.id, tag: query.tag } });
+  return followChanges({ request, requestId, caller, after, filter: { ids: query.id, tag: query.tag } });
 });

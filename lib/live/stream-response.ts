@@ -7,6 +7,8 @@ import { takeStreamPlace } from "@/lib/live/stream-limits";
 import { clientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
+import { log } from "@/lib/server/log";
+import { metrics } from "@/lib/server/metrics";
 
 // The answer that holds an event stream open (issue 32), for the API's change
 // feed and the staff pages' activity stream alike: the caller's place within
@@ -33,7 +35,10 @@ export function refuseWhileStopping(): void {
 }
 
 export type StreamRequest<Item extends Positioned> = {
+  /** Which stream it is, in the metrics and the log: GET /plants/events or GET /activity/events. */
+  feedName: "plants" | "activity";
   request: Request;
+  requestId: string;
   caller: Caller;
   /** What the caller was let in by: checked again while the stream is open. */
   access: AccessDemand;
@@ -45,22 +50,28 @@ export type StreamRequest<Item extends Positioned> = {
 };
 
 /** The stream's answer (HEAD: its headers alone); throws 429 past the limits. */
-export function streamResponse<Item extends Positioned>({ request, caller, access, feed, start, accepts, frame }: StreamRequest<Item>): Response {
+export function streamResponse<Item extends Positioned>({ feedName, request, requestId, caller, access, feed, start, accepts, frame }: StreamRequest<Item>): Response {
   if (request.method === "HEAD") return new Response(null, { headers: STREAM_HEADERS });
   const { streamsPerCaller, streamsPerAddress } = env().changeFeed;
   const callerKey = caller.kind === "token" ? `token:${caller.token.id}` : `staff:${caller.user.id}`;
   const givePlaceBack = takeStreamPlace(callerKey, clientAddress(request), { perCaller: streamsPerCaller, perAddress: streamsPerAddress });
   // Watched before the stream exists: one that ends at once (its client already gone) stops the watch too.
   const ending: { stream?: EventStream } = {};
-  const stopWatching = watchAccess(request, access, () => ending.stream?.end());
+  const stopWatching = watchAccess(request, access, () => ending.stream?.end("access"));
+  const { eventStreamsOpen, eventStreamsEnded } = metrics();
+  eventStreamsOpen.inc({ feed: feedName });
   const stream = eventStream(feed, {
     start,
     accepts,
     frame,
     signal: request.signal,
-    onEnd: () => {
+    onEnd: (reason) => {
       givePlaceBack();
       stopWatching();
+      eventStreamsOpen.dec({ feed: feedName });
+      eventStreamsEnded.inc({ feed: feedName, reason });
+      // The one end an operator may need to look into: a client, or a proxy before it, that stopped reading.
+      if (reason === "stalled") log.warn("an event stream was cut", { requestId, feed: feedName, reason: "its connection took nothing for at least 20 s while events waited" });
     },
   });
   ending.stream = stream;

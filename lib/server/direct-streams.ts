@@ -76,7 +76,8 @@ async function writeHead(route: RouteHandler, request: IncomingMessage, response
  * Writes at most this many events ahead of the connection: Node keeps each write not yet taken by the
  * socket in a record of its own (with its chunk-size line), and ten thousand slow clients each holding
  * a hundred of them ran a worker out of its heap (bench:live on PostgreSQL). Past it, events wait in the
- * stream's own queue, which cuts the client once MAX_QUEUED_EVENTS wait (lib/live/event-stream.ts).
+ * stream's own queue, which holds at most MAX_QUEUED_EVENTS before the stream reads the table at the
+ * connection's pace (lib/live/event-stream.ts).
  */
 const UNFLUSHED_WRITES = 16;
 

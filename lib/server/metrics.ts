@@ -16,7 +16,7 @@ function metricsIn(registry: Registry) {
   const registers = [registry];
   return {
     counter: <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter({ name, help, labelNames, registers }),
-    gauge: (name: string, help: string) => new Gauge({ name, help, registers }),
+    gauge: <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge({ name, help, labelNames, registers }),
     histogram: <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) => new Histogram({ name, help, buckets, labelNames, registers }),
   };
 }
@@ -43,6 +43,11 @@ function createMetrics() {
     // One per attempt: delivered (2xx), retrying (failed, another attempt is scheduled), failed (failed,
     // none is left), gone (410: the endpoint is disabled), refused (the target rules forbade the address).
     webhookDeliveries: counter("plant_store_webhook_deliveries_total", "Webhook delivery attempts, by outcome", ["outcome"]),
+    // The event streams (issue 32): plants is GET /plants/events, activity is GET /activity/events.
+    eventStreamsOpen: gauge("plant_store_event_streams_open", "Event streams open now, by feed: plants or activity", ["feed"]),
+    // client (it went away), stalled (it took nothing for 20-30 s while events waited: cut), access (its
+    // credentials no longer hold), shutdown (this process stops), failed (the stream could not read the database).
+    eventStreamsEnded: counter("plant_store_event_streams_ended_total", "Event streams ended, by feed and reason: client, stalled, access, shutdown or failed", ["feed", "reason"]),
   };
 }
 

@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, freePort, startApp } from "@/test/support/app-server";
+import { openChangeStream } from "@/test/support/change-stream";
 
 // What an operator reads: one JSON log line per API request, and Prometheus
 // metrics on a listener of their own.
@@ -113,6 +114,15 @@ describe("the metrics", () => {
     ]) {
       expect(text).toMatch(expected);
     }
+  });
+
+  it("count the event streams open, by feed, and those ended, by why", async () => {
+    const stream = await openChangeStream(`${app.url}/plants/events`, { authorization: `Bearer ${token}` });
+    expect(stream.status).toBe(200);
+    expect(await scrape()).toMatch(/^plant_store_event_streams_open\{feed="plants"\} 1$/m);
+    stream.close();
+    await expect.poll(scrape).toMatch(/^plant_store_event_streams_ended_total\{feed="plants",reason="client"\} 1$/m);
+    expect(await scrape()).toMatch(/^plant_store_event_streams_open\{feed="plants"\} 0$/m);
   });
 
   it("are not served on the app's own port", async () => {
