@@ -26,8 +26,12 @@ import { processGlobal } from "@/lib/server/process-global";
 export const RETRY_MS = 2_000;
 /** A comment at least this often keeps proxies and load balancers from closing an idle stream (issue 32: at least every 15 s). */
 export const HEARTBEAT_MS = 10_000;
-/** Live events written but not yet taken by the connection, past which the stream falls behind and reads the table at the connection's pace. */
-export const MAX_QUEUED_EVENTS = 256;
+/**
+ * Events written but not yet taken by the connection, past which the stream falls behind and reads the
+ * table at the connection's pace. Each costs a stream a place in its queue (the bytes are shared): with
+ * thousands of slow streams, a worker's heap.
+ */
+export const MAX_QUEUED_EVENTS = 64;
 /** Heartbeats in a row at which a connection has taken nothing since the one before while events wait for it, at which it is cut: after 20 to 30 s. */
 export const STALL_BEATS = 2;
 /** Chunks the connection may be behind before the stream waits for it, when it reads the table. */
@@ -159,16 +163,20 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     end,
   };
 
-  /** Writes the items after the last one sent that this stream accepts, in order; false once `bound` wait, the rest unwritten. */
-  function send(items: readonly Item[], bound = Number.POSITIVE_INFINITY): boolean {
-    for (const item of items) {
-      if (ended) return true;
+  /**
+   * Writes the items after the last one sent that this stream accepts, in order, until MAX_QUEUED_EVENTS
+   * wait for the connection; answers how many of `items` it went through (all of them, unless it stopped).
+   */
+  function send(items: readonly Item[]): number {
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (ended) return items.length;
       if (item.position <= sent) continue;
-      if (waiting() >= bound) return false;
+      if (waiting() >= MAX_QUEUED_EVENTS) return index;
       sent = item.position;
       if (accepts(item)) controller.enqueue(encoded(item, frame));
     }
-    return true;
+    return items.length;
   }
 
   const body = new ReadableStream<Uint8Array>(
@@ -182,7 +190,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
         holdOpen(held);
         // Behind, the stream passes over what the feed hands it: it reads the same from the table.
         unsubscribe = feed.subscribe((items) => {
-          if (live && !send(items, MAX_QUEUED_EVENTS)) fallBehind();
+          if (live && send(items) < items.length) fallBehind();
         });
         fallBehind();
       },
@@ -204,22 +212,26 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
   }
 
   async function catchUp(): Promise<void> {
+    // What was read and not yet sent: a page is written as the connection makes room for it.
+    let page: readonly Item[] = [];
     for (;;) {
       if (ended) return;
       if ((controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
       if (ended) return;
-      // Checked and acted on in one turn: the feed hands nothing between the two.
-      if (sent >= feed.position) {
-        live = true;
-        return;
-      }
-      const page = await feed.readAfter(sent);
-      // Nothing kept after it (pruned by retention since): the stream goes on from the feed's position.
       if (page.length === 0) {
-        live = true;
-        return;
+        // Checked and acted on in one turn: the feed hands nothing between the two.
+        if (sent >= feed.position) {
+          live = true;
+          return;
+        }
+        page = await feed.readAfter(sent);
+        // Nothing kept after it (pruned by retention since): the stream goes on from the feed's position.
+        if (page.length === 0) {
+          live = true;
+          return;
+        }
       }
-      send(page);
+      page = page.slice(send(page));
     }
   }
 
