@@ -14,9 +14,11 @@
 // script raises the file limit to its hard limit (20,000 here: the bench and
 // each of the server's workers hold a socket per stream).
 //   BENCH_DATABASES  engines, comma-separated (default sqlite)
+//   BENCH_WORKERS    the server's workers (default: one per core, as npm start runs)
 //   BENCH_OUTPUT     1: keep the server's output, and print its last lines (requests aside) if the bench fails
 import { existsSync } from "node:fs";
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
@@ -103,8 +105,9 @@ async function createAtRate(app: AppServer, headers: Record<string, string>): Pr
 }
 
 async function measure(engine: DatabaseProvider): Promise<void> {
-  const env = { LIVE_STREAMS_PER_CALLER: "1000000", LIVE_STREAMS_PER_ADDRESS: "1000000" };
-  const { app, headers } = await startBenchApp(engine, { stored: 0, env, keepOutput: process.env.BENCH_OUTPUT === "1" });
+  // A worker per core, as `npm start` runs by default (the tests' apps run one process unless asked).
+  const env = { WEB_CONCURRENCY: process.env.BENCH_WORKERS ?? String(availableParallelism()), LIVE_STREAMS_PER_CALLER: "1000000", LIVE_STREAMS_PER_ADDRESS: "1000000" };
+  const { app, headers } = await startBenchApp(engine, { stored: 0, env, keepOutput: process.env.BENCH_OUTPUT === "1", nodeOptions: process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : [] });
   try {
     const pid = app.pid()!;
     const target = { url: app.url, headers, pid: app.pid };
@@ -170,6 +173,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // fetch's own message ("fetch failed") says nothing: its cause does (a reset, a refused connection, no file descriptor left).
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  console.error(error instanceof Error ? `${error.message}${cause}` : error);
   process.exit(1);
 });

@@ -62,7 +62,7 @@ async function startTail(): Promise<ActivityTail & { stop(): void }> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    readAfter: async (after) => recent.after(after, ACTIVITY_READ_PAGE) ?? fromTable(after),
+    readAfter: async (after, limit) => recent.after(after, Math.min(limit, ACTIVITY_READ_PAGE)) ?? fromTable(after),
     stop,
   };
 }

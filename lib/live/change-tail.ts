@@ -156,7 +156,7 @@ async function startTail(): Promise<ChangeTail> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    readAfter: async (after) => recent.after(after, READ_PAGE) ?? fromTable(after),
+    readAfter: async (after, limit) => recent.after(after, Math.min(limit, READ_PAGE)) ?? fromTable(after),
     wake: () => wake(true),
     alsoRead(reader) {
       readers.add(reader);

@@ -49,8 +49,8 @@ export type Feed<Item extends Positioned> = {
   readonly position: bigint;
   /** Adds a listener; it is called, synchronously with the position's advance, with each batch read after it. */
   subscribe(listener: (items: readonly Item[]) => void): () => void;
-  /** The items after `position`, in order: a page of them (a stream's backlog, read at the client's pace). */
-  readAfter(position: bigint): Promise<readonly Item[]>;
+  /** The items after `position`, in order: a page of them, of about `limit` when the feed has them in memory (a stream's backlog, read at the client's pace). */
+  readAfter(position: bigint, limit: number): Promise<readonly Item[]>;
 };
 
 // The same bytes for every stream an item is sent on: encoded once per process.
@@ -211,27 +211,25 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     void catchUp().catch(() => end("failed"));
   }
 
+  // Nothing read is held while the connection makes room: what a page had past MAX_QUEUED_EVENTS is read
+  // again (from the feed's memory, mostly), as ten thousand slow streams holding a page each filled a worker's heap.
   async function catchUp(): Promise<void> {
-    // What was read and not yet sent: a page is written as the connection makes room for it.
-    let page: readonly Item[] = [];
     for (;;) {
       if (ended) return;
       if ((controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
       if (ended) return;
-      if (page.length === 0) {
-        // Checked and acted on in one turn: the feed hands nothing between the two.
-        if (sent >= feed.position) {
-          live = true;
-          return;
-        }
-        page = await feed.readAfter(sent);
-        // Nothing kept after it (pruned by retention since): the stream goes on from the feed's position.
-        if (page.length === 0) {
-          live = true;
-          return;
-        }
+      // Checked and acted on in one turn: the feed hands nothing between the two.
+      if (sent >= feed.position) {
+        live = true;
+        return;
       }
-      page = page.slice(send(page));
+      const page = await feed.readAfter(sent, MAX_QUEUED_EVENTS);
+      // Nothing kept after it (pruned by retention since): the stream goes on from the feed's position.
+      if (page.length === 0) {
+        live = true;
+        return;
+      }
+      send(page);
     }
   }
 
