@@ -7,7 +7,8 @@ import { processGlobal } from "@/lib/server/process-global";
 // are both sent this way.
 //
 // A stream is either live, writing each batch the feed hands it, or behind,
-// reading the table itself, a page at a time as its connection takes them:
+// reading the feed itself (its memory of the newest items, else the table),
+// MAX_QUEUED_EVENTS at a time as its connection takes them:
 // it starts behind (from its start position up to the feed's), and falls
 // behind again whenever more than MAX_QUEUED_EVENTS wait for its connection
 // (a batch import hands a stream hundreds of changes at once). It goes live
@@ -15,8 +16,8 @@ import { processGlobal } from "@/lib/server/process-global";
 // event loop as it checks it, so the feed can hand nothing in between: no
 // change is missed where the two meet, and none is sent twice, since the
 // stream passes over anything at or before the last position it sent. So a
-// reader that is slow is served at its own pace from the table, and what
-// waits for any connection stays within a page and a queue.
+// reader that is slow is served at its own pace, and at most MAX_QUEUED_EVENTS
+// wait for any connection.
 //
 // A connection that takes nothing at all for STALL_BEATS heartbeats while
 // events wait for it is cut: its client (or a proxy between) has stopped
