@@ -8,6 +8,7 @@ import { LocalTime } from "@/components/shared/local-time";
 import { RecoveryCodesOnce } from "@/components/account/recovery-codes-once";
 import { TotpCodeForm } from "@/components/account/totp-code-form";
 import { TotpDisableForm } from "@/components/account/totp-disable-form";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /** What the page knows of the person's app; confirmedAt as ISO text, from the server. */
 export type TotpSettingsStatus = { on: boolean; confirmedAt: string | null; recoveryCodesLeft: number };
@@ -100,9 +101,9 @@ export function TotpSettings({ status, email }: { status: TotpSettingsStatus; em
       </p>
       <p>Sign in with a code from an app on your phone as well as your password, so that a stolen password alone does not open your account.</p>
       {!setup ? (
-        <button type="button" onClick={start} disabled={starting} aria-disabled={starting}>
+        <ScriptButton onClick={start} disabled={starting} aria-disabled={starting}>
           {starting ? "Starting…" : "Set up an authenticator app"}
-        </button>
+        </ScriptButton>
       ) : (
         <ol className="stack totp-setup">
           <li>

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { DialogOpener } from "@/components/shared/dialog-opener";
+import { ScriptButton } from "@/components/shared/script-button";
 import { Fact } from "@/components/shared/fact";
 import { leaveFlashMessage } from "@/lib/client/flash-message";
 import type { DeleteOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
@@ -67,9 +67,9 @@ export function PlantDeleteDialog({ shown, onKeep }: { shown: PlantVersionShown;
 
   return (
     <div className="action">
-      <DialogOpener ref={opener} className="danger" onClick={open}>
+      <ScriptButton ref={opener} className="danger" onClick={open}>
         Delete plant
-      </DialogOpener>
+      </ScriptButton>
       <dialog ref={dialog} aria-labelledby="delete-plant-title" aria-describedby="delete-plant-text" className="confirm-dialog" onClose={closed}>
         <h2 id="delete-plant-title">
           Delete {target.plant.name} (id <span className="id">{id}</span>)?

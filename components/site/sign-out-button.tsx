@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { announceSignOut } from "@/lib/client/signed-out";
+import { ScriptButton } from "@/components/shared/script-button";
 
 export function SignOutButton() {
   const router = useRouter();
@@ -18,8 +19,8 @@ export function SignOutButton() {
     router.refresh();
   }
   return (
-    <button type="button" className="link-button" onClick={leave}>
+    <ScriptButton className="link-button" onClick={leave}>
       Sign out
-    </button>
+    </ScriptButton>
   );
 }

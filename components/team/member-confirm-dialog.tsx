@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useRef } from "react";
-import { DialogOpener } from "@/components/shared/dialog-opener";
+import { ScriptButton } from "@/components/shared/script-button";
 import type { TeamAct, TeamOutcome } from "@/components/team/team-outcome";
 
 /**
@@ -53,9 +53,9 @@ export function MemberConfirmDialog({
 
   return (
     <>
-      <DialogOpener className="danger" aria-disabled={pending} aria-label={button.label} onClick={open}>
+      <ScriptButton className="danger" aria-disabled={pending} aria-label={button.label} onClick={open}>
         {button.text}
-      </DialogOpener>
+      </ScriptButton>
       <dialog ref={dialog} aria-labelledby={ids.title} aria-describedby={ids.text} className="confirm-dialog">
         <h2 id={ids.title}>{title}</h2>
         <p id={ids.text}>{text}</p>

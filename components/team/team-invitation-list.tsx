@@ -5,6 +5,7 @@ import { CardTable, type CardTableColumn } from "@/components/shared/card-table"
 import { LocalTime } from "@/components/shared/local-time";
 import { TeamOutcomeView, useTeamChanges } from "@/components/team/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /** A pending invitation as the team page lists it (lib/auth/accounts/team.ts's PendingInvitation). */
 export type TeamInvitationRow = { id: string; email: string; role: Role; expiresAt: Date };
@@ -25,24 +26,24 @@ export function TeamInvitationList({ invitations }: { invitations: TeamInvitatio
       header: "Actions",
       cell: (invitation) => (
         <div className="row-actions">
-          <button
-            type="button"
+          <ScriptButton
+           
             className="secondary"
             aria-disabled={pending}
             aria-label={`New link for ${invitation.email}`}
             onClick={() => act(() => renewInvitationLink(invitation.id))}
           >
             New link
-          </button>
-          <button
-            type="button"
+          </ScriptButton>
+          <ScriptButton
+           
             className="danger"
             aria-disabled={pending}
             aria-label={`Withdraw the invitation for ${invitation.email}`}
             onClick={() => act(async () => ({ ...(await withdrawInvitationLink(invitation.id, invitation.email)), focus: true }))}
           >
             Withdraw
-          </button>
+          </ScriptButton>
         </div>
       ),
     },

@@ -6,6 +6,7 @@ import { LocalTime } from "@/components/shared/local-time";
 import { MemberConfirmDialog } from "@/components/team/member-confirm-dialog";
 import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /** An account as the team page lists it (lib/auth/accounts/team.ts's TeamMember, as much as the page shows). */
 export type TeamMemberRow = {
@@ -51,21 +52,21 @@ function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; 
   const other: Role = member.role === "owner" ? "staff" : "owner";
   return (
     <div className="row-actions">
-      <button type="button" className="secondary" aria-disabled={pending} aria-label={`Make ${other} ${member.name}`} onClick={() => act(() => changeMemberRole(member.id, other))}>
+      <ScriptButton className="secondary" aria-disabled={pending} aria-label={`Make ${other} ${member.name}`} onClick={() => act(() => changeMemberRole(member.id, other))}>
         Make {other}
-      </button>
+      </ScriptButton>
       {member.status === "active" ? (
         <>
-          <button type="button" className="secondary" aria-disabled={pending} aria-label={`Password reset link for ${member.name}`} onClick={() => act(() => makePasswordReset(member.id))}>
+          <ScriptButton className="secondary" aria-disabled={pending} aria-label={`Password reset link for ${member.name}`} onClick={() => act(() => makePasswordReset(member.id))}>
             Password reset link
-          </button>
+          </ScriptButton>
           {member.hasSecondFactor && !self && <ClearFactorsDialog member={member} pending={pending} act={act} />}
           <DeactivateDialog member={member} self={self} pending={pending} act={act} />
         </>
       ) : (
-        <button type="button" className="secondary" aria-disabled={pending} aria-label={`Reactivate ${member.name}`} onClick={() => act(async () => ({ ...(await reactivateMember(member.id)), focus: true }))}>
+        <ScriptButton className="secondary" aria-disabled={pending} aria-label={`Reactivate ${member.name}`} onClick={() => act(async () => ({ ...(await reactivateMember(member.id)), focus: true }))}>
           Reactivate
-        </button>
+        </ScriptButton>
       )}
     </div>
   );

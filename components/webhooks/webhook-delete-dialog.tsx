@@ -2,7 +2,7 @@
 
 import { useRef } from "react";
 import { deleteEndpoint } from "@/app/(staff)/webhooks/actions";
-import { DialogOpener } from "@/components/shared/dialog-opener";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /**
  * Deletes an endpoint after a confirmation that names its URL, in a modal
@@ -18,9 +18,9 @@ export function WebhookDeleteDialog({ endpointId, url }: { endpointId: string; u
   }
   return (
     <div className="action">
-      <DialogOpener className="danger" onClick={open}>
+      <ScriptButton className="danger" onClick={open}>
         Delete endpoint
-      </DialogOpener>
+      </ScriptButton>
       <dialog ref={dialog} aria-labelledby="delete-endpoint-title" aria-describedby="delete-endpoint-text" className="confirm-dialog">
         <h2 id="delete-endpoint-title">Delete this endpoint?</h2>
         <p id="delete-endpoint-text">

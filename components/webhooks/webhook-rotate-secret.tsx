@@ -5,6 +5,7 @@ import { rotateSecret } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/forms/form-error";
 import { SecretOnce } from "@/components/shared/secret-once";
 import { LocalTime } from "@/components/shared/local-time";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /** Rotates an endpoint's signing secret and shows the new one, once; the previous one keeps signing for 24 hours. */
 export function WebhookRotateSecret({ endpointId }: { endpointId: string }) {
@@ -32,9 +33,9 @@ export function WebhookRotateSecret({ endpointId }: { endpointId: string }) {
         Makes a new signing secret and shows it once. The current secret keeps signing beside it for 24 hours, so the receiver can switch over
         without missing a delivery.
       </p>
-      <button type="button" onClick={rotate} disabled={pending} aria-describedby="rotate-secret-hint">
+      <ScriptButton onClick={rotate} disabled={pending} aria-describedby="rotate-secret-hint">
         {pending ? "Rotating…" : "Rotate secret"}
-      </button>
+      </ScriptButton>
       <FormError message={error} />
       <div role="status">
         {rotated && (

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { sendTestEvent } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/forms/form-error";
+import { ScriptButton } from "@/components/shared/script-button";
 
 /** Queues a webhook.test event for one endpoint; its delivery appears under the endpoint's recent deliveries. */
 export function WebhookTestEvent({ endpointId }: { endpointId: string }) {
@@ -29,9 +30,9 @@ export function WebhookTestEvent({ endpointId }: { endpointId: string }) {
         Sends a <code>webhook.test</code> event to this endpoint only, whatever events it receives, to check that it is reached and verifies the
         signature.
       </p>
-      <button type="button" onClick={send} disabled={pending} aria-describedby="test-event-hint">
+      <ScriptButton onClick={send} disabled={pending} aria-describedby="test-event-hint">
         {pending ? "Sending…" : "Send test event"}
-      </button>
+      </ScriptButton>
       <FormError message={error} />
       <p className="confirmation" role="status">
         {sent}

@@ -2,7 +2,7 @@ import type { Caller } from "@/lib/auth/sessions/caller";
 import { ApiError } from "@/lib/http/api-error";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/http/error-catalogue";
 import { type AccessDemand, watchAccess } from "@/lib/live/access-watch";
-import { type EventStream, eventStream, type Feed, type Positioned } from "@/lib/live/event-stream";
+import { type EventStream, eventStream, type Feed, HEARTBEAT_MS, type Positioned, STALL_BEATS } from "@/lib/live/event-stream";
 import { takeStreamPlace } from "@/lib/live/stream-limits";
 import { clientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
@@ -24,6 +24,9 @@ const STREAM_HEADERS = {
   // nginx buffers a proxied answer unless told not to.
   "x-accel-buffering": "no",
 };
+
+// How long a cut stream's connection took nothing, in the log's words: from the stall rule itself, so the two never drift apart.
+const STALLED_REASON = `its connection took nothing for at least ${(STALL_BEATS * HEARTBEAT_MS) / 1000} s while events waited`;
 
 /** Throws 503 while the process stops: a stream opened now would hold it open until its deadline. */
 export function refuseWhileStopping(): void {
@@ -71,7 +74,7 @@ export function streamResponse<Item extends Positioned>({ feedName, request, req
       eventStreamsOpen.dec({ feed: feedName });
       eventStreamsEnded.inc({ feed: feedName, reason });
       // The one end an operator may need to look into: a client, or a proxy before it, that stopped reading.
-      if (reason === "stalled") log.warn("an event stream was cut", { requestId, feed: feedName, reason: "its connection took nothing for at least 20 s while events waited" });
+      if (reason === "stalled") log.warn("an event stream was cut", { requestId, feed: feedName, reason: STALLED_REASON });
     },
   });
   ending.stream = stream;
