@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
+import { STOP_SIGNALS } from "@/test/support/stop-signals";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
 // A stop signal under write load: readiness turns 503, the port closes, the
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 // A hang guard: each case starts its own app, which a loaded machine takes a while to.
-it.each(["SIGTERM", "SIGHUP"] as const)("on %s under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async (signal) => {
+it.each(STOP_SIGNALS)("on %s under write load, stores every plant answered 200, answers no 5xx, refuses new connections and exits 0", async (signal) => {
   database = await makeTestDatabase();
   // Grace after the signal: readiness must be seen turning 503 while the port still serves, and a
   // loaded machine may take seconds to answer one probe beside twelve writers (issue 31). The writers

@@ -3,6 +3,7 @@ import { type AppServer, createToken, startApp } from "@/test/support/app-server
 import { inOrder, messagesInTimeOrder } from "@/test/support/log-order";
 import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
+import { TESTS_SIGHUP } from "@/test/support/stop-signals";
 import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-process";
 
 // `npm run worker`: the delivery worker apart from an app that runs none
@@ -53,8 +54,9 @@ it("sends nothing from an app with WEBHOOK_WORKER=off; the worker process sends 
   expect(receiver.unverified()).toEqual([]);
 });
 
-// SIGHUP (a closed terminal) stops it as SIGTERM and SIGINT do: one listener for every stop signal (lib/server/stop-signals.ts).
-it("on SIGHUP, gives back the delivery it was sending and exits 0", async () => {
+// SIGHUP (a closed terminal) stops it as SIGTERM and SIGINT do: one listener for every stop signal (lib/server/stop-signals.ts),
+// tested on the default engine (test/support/stop-signals.ts).
+it.runIf(TESTS_SIGHUP)("on SIGHUP, gives back the delivery it was sending and exits 0", async () => {
   receiver.received.length = 0;
   receiver.script(() => ({ status: 200, hang: true }));
   await post(3);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { inTimeOrder, logLines, waitForLine, workerOfRequest } from "@/test/support/app-log";
 import { type Answer, failureCode, send } from "@/test/support/worker-requests";
+import { STOP_SIGNALS } from "@/test/support/stop-signals";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 
 // A stop signal to the primary of two workers (issue 25), under writes from
@@ -48,7 +49,7 @@ async function slowCreate(url: string, token: string, id: bigint): Promise<{ fin
   return { finish: () => finish(), answer };
 }
 
-describe.each(["SIGTERM", "SIGHUP"] as const)("on %s", (signal) => {
+describe.each(STOP_SIGNALS)("on %s", (signal) => {
   let database: TestDatabase | undefined;
   let app: AppServer | undefined;
   let token: string;
