@@ -88,7 +88,7 @@ test("a reset link sets a new password and signs in; the old password no longer 
   await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
   await expect(page.getByText("Rowan Reset (staff)")).toBeVisible();
 
-  // Signed out by forgetting the cookie: the Sign out button may be clicked before the page has hydrated, and do nothing.
+  // Signed out by forgetting the cookie: the Sign out button is sign-in.spec.ts's to test.
   await page.context().clearCookies();
   await page.goto("/sign-in");
   await signIn(page, email, OLD_PASSWORD);
