@@ -5,10 +5,10 @@ import { useState } from "react";
 import { confirmTotpCode, renewCodes, startTotp, type TotpSetupStarted } from "@/app/(staff)/account/totp-actions";
 import { CopyButton } from "@/components/shared/copy-button";
 import { LocalTime } from "@/components/shared/local-time";
+import { ScriptButton } from "@/components/shared/script-button";
 import { RecoveryCodesOnce } from "@/components/account/recovery-codes-once";
 import { TotpCodeForm } from "@/components/account/totp-code-form";
 import { TotpDisableForm } from "@/components/account/totp-disable-form";
-import { ScriptButton } from "@/components/shared/script-button";
 
 /** What the page knows of the person's app; confirmedAt as ISO text, from the server. */
 export type TotpSettingsStatus = { on: boolean; confirmedAt: string | null; recoveryCodesLeft: number };

@@ -1,8 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { announceSignOut } from "@/lib/client/signed-out";
 import { ScriptButton } from "@/components/shared/script-button";
+import { announceSignOut } from "@/lib/client/signed-out";
 
 export function SignOutButton() {
   const router = useRouter();

@@ -3,9 +3,9 @@
 import { renewInvitationLink, withdrawInvitationLink } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/shared/card-table";
 import { LocalTime } from "@/components/shared/local-time";
+import { ScriptButton } from "@/components/shared/script-button";
 import { TeamOutcomeView, useTeamChanges } from "@/components/team/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
-import { ScriptButton } from "@/components/shared/script-button";
 
 /** A pending invitation as the team page lists it (lib/auth/accounts/team.ts's PendingInvitation). */
 export type TeamInvitationRow = { id: string; email: string; role: Role; expiresAt: Date };
@@ -27,7 +27,6 @@ export function TeamInvitationList({ invitations }: { invitations: TeamInvitatio
       cell: (invitation) => (
         <div className="row-actions">
           <ScriptButton
-           
             className="secondary"
             aria-disabled={pending}
             aria-label={`New link for ${invitation.email}`}
@@ -36,7 +35,6 @@ export function TeamInvitationList({ invitations }: { invitations: TeamInvitatio
             New link
           </ScriptButton>
           <ScriptButton
-           
             className="danger"
             aria-disabled={pending}
             aria-label={`Withdraw the invitation for ${invitation.email}`}

@@ -3,10 +3,10 @@
 import { changeMemberRole, clearMemberFactors, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/shared/card-table";
 import { LocalTime } from "@/components/shared/local-time";
+import { ScriptButton } from "@/components/shared/script-button";
 import { MemberConfirmDialog } from "@/components/team/member-confirm-dialog";
 import { type TeamAct, TeamOutcomeView, useTeamChanges } from "@/components/team/team-outcome";
 import type { Role } from "@/lib/validations/user-options";
-import { ScriptButton } from "@/components/shared/script-button";
 
 /** An account as the team page lists it (lib/auth/accounts/team.ts's TeamMember, as much as the page shows). */
 export type TeamMemberRow = {

@@ -3,9 +3,9 @@
 import { useState } from "react";
 import { rotateSecret } from "@/app/(staff)/webhooks/actions";
 import { FormError } from "@/components/forms/form-error";
+import { ScriptButton } from "@/components/shared/script-button";
 import { SecretOnce } from "@/components/shared/secret-once";
 import { LocalTime } from "@/components/shared/local-time";
-import { ScriptButton } from "@/components/shared/script-button";
 
 /** Rotates an endpoint's signing secret and shows the new one, once; the previous one keeps signing for 24 hours. */
 export function WebhookRotateSecret({ endpointId }: { endpointId: string }) {
