@@ -84,7 +84,7 @@ export default defineConfig({
     // with `npx playwright test <spec> --trace=on`.
     trace: "off",
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: chromium, args: (process.env.XARGS ?? "").split(" ").filter(Boolean) },
+    launchOptions: { executablePath: chromium },
   },
   projects: databases.flatMap((database): Project[] => {
     const use = { ...devices["Desktop Chrome"], baseURL: database.baseURL, database };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { inOrder, messagesInTimeOrder } from "@/test/support/log-order";
+import { TESTS_SIGHUP } from "@/test/support/stop-signals";
 import { addWebhookEndpoint, deliveryRows, type TestEndpoint } from "@/test/support/webhook-endpoints";
 import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webhook-receiver";
-import { TESTS_SIGHUP } from "@/test/support/stop-signals";
 import { startWorkerProcess, type WorkerProcess } from "@/test/support/worker-process";
 
 // `npm run worker`: the delivery worker apart from an app that runs none

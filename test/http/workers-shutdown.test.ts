@@ -2,9 +2,9 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { inTimeOrder, logLines, waitForLine, workerOfRequest } from "@/test/support/app-log";
-import { type Answer, failureCode, send } from "@/test/support/worker-requests";
 import { STOP_SIGNALS } from "@/test/support/stop-signals";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
+import { type Answer, failureCode, send } from "@/test/support/worker-requests";
 
 // A stop signal to the primary of two workers (issue 25), under writes from
 // several clients spread over both: SIGTERM, and SIGHUP (a closed terminal),
