@@ -1,5 +1,17 @@
 import { describe, expect, it, vi } from "vitest";
-import { type EndReason, endAllStreams, eventFrame, eventStream, type Feed, HEARTBEAT_MS, MAX_QUEUED_EVENTS, STALL_BEATS, type StreamOptions } from "@/lib/live/event-stream";
+import {
+  type Connection,
+  type EndReason,
+  endAllStreams,
+  eventFrame,
+  eventStream,
+  type Feed,
+  HEARTBEAT_MS,
+  MAX_QUEUED_EVENTS,
+  STALL_BEATS,
+  type StreamOptions,
+  streamConnector,
+} from "@/lib/live/event-stream";
 import { type ChangeFilter, matchesFilter, type PlantChange } from "@/lib/live/plant-change";
 
 // One stream over a feed the test drives by hand: what reaches the consumer,
@@ -117,6 +129,29 @@ describe("eventStream", () => {
     await reading;
   });
 
+  it("writes each batch it is handed as one chunk, the same bytes for every stream that sends all of it", async () => {
+    const feed = handFeed();
+    const options = { start: feed.position, signal: new AbortController().signal, onEnd: () => {} };
+    const writes = (filter: ChangeFilter) => {
+      const written: { chunk: Uint8Array; events: number }[] = [];
+      const connection: Connection = { write: (chunk, events) => written.push({ chunk, events }), waiting: () => 0, close: () => {} };
+      streamConnector(changeStream(feed, { ...options, filter }).body)!(connection);
+      return written;
+    };
+    const [all, alsoAll, ferns] = [writes({}), writes({}), writes({ tag: "fern" })];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const batch = [change(1n, "fern", '{"n":1}'), change(2n, "palm", '{"n":2}'), change(3n, "fern", '{"n":3}')];
+    feed.hand(batch);
+    const text = (chunk: Uint8Array) => new TextDecoder().decode(chunk);
+    // After the preamble, one write each: the whole batch, or what the filter takes of it.
+    expect(all.map(({ events }) => events)).toEqual([1, 3]);
+    expect(text(all[1]!.chunk)).toBe(batch.map((item) => eventFrame(item.position, item.type, item.body)).join(""));
+    expect(alsoAll[1]!.chunk).toBe(all[1]!.chunk);
+    expect(ferns.map(({ events }) => events)).toEqual([1, 2]);
+    expect(text(ferns[1]!.chunk)).toBe(eventFrame(batch[0]!.position, "plant.created", '{"n":1}') + eventFrame(batch[2]!.position, "plant.created", '{"n":3}'));
+    endAllStreams();
+  });
+
   it("cuts a connection that has taken nothing for STALL_BEATS heartbeats while events wait for it, and never an idle one", async () => {
     vi.useFakeTimers();
     try {
@@ -124,6 +159,10 @@ describe("eventStream", () => {
       const reasons: EndReason[] = [];
       const idle = changeStream(feed, { start: feed.position, filter: { tag: "none" }, signal: new AbortController().signal, onEnd: (reason) => reasons.push(`idle ${reason}` as EndReason) });
       const stalled = changeStream(feed, { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: (reason) => reasons.push(reason) });
+      // Both read once (a server connects the stream to its client), then nothing more is taken.
+      await idle.body.getReader().read();
+      const reader = stalled.body.getReader();
+      await reader.read();
       await vi.advanceTimersByTimeAsync(0);
       feed.hand(Array.from({ length: 100 }, (_, index) => change(BigInt(index), null)));
       await vi.advanceTimersByTimeAsync((STALL_BEATS - 1) * HEARTBEAT_MS);
@@ -131,7 +170,9 @@ describe("eventStream", () => {
       await vi.advanceTimersByTimeAsync(2 * HEARTBEAT_MS);
       expect(reasons).toEqual(["stalled"]);
       // What was queued is still delivered, then the stream ends: the client resumes from its last id.
-      expect((await readAll(stalled.body)).endsWith("\n\n")).toBe(true);
+      let rest = "";
+      for (let read = await reader.read(); !read.done; read = await reader.read()) rest += new TextDecoder().decode(read.value);
+      expect(rest.endsWith("\n\n")).toBe(true);
       idle.end("shutdown");
       expect(reasons).toEqual(["stalled", "idle shutdown"]);
     } finally {

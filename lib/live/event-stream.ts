@@ -35,7 +35,7 @@ export const HEARTBEAT_MS = 10_000;
 export const MAX_QUEUED_EVENTS = 64;
 /** Heartbeats in a row at which a connection has taken nothing since the one before while events wait for it, at which it is cut: after 20 to 30 s. */
 export const STALL_BEATS = 2;
-/** Chunks the connection may be behind before the stream waits for it, when it reads the table. */
+/** Events the connection may be behind before the stream waits for it, when it reads the table. */
 const QUEUE_ROOM = 16;
 
 const encoder = new TextEncoder();
@@ -56,12 +56,39 @@ export type Feed<Item extends Positioned> = {
 
 // The same bytes for every stream an item is sent on: encoded once per process.
 const frames = new WeakMap<Positioned, Uint8Array>();
+// A whole batch's events as one chunk, for every stream that sends all of it: joined once per process.
+const batches = new WeakMap<readonly Positioned[], Uint8Array>();
+// How many events a chunk of several holds: a stream's queue counts events, not chunks.
+const eventsIn = new WeakMap<Uint8Array, number>();
 
 function encoded(item: Positioned, frame: (item: never) => string): Uint8Array {
   let bytes = frames.get(item);
   if (!bytes) {
     bytes = encoder.encode(frame(item as never));
     frames.set(item, bytes);
+  }
+  return bytes;
+}
+
+/** `parts` as one chunk, counted as that many events. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  eventsIn.set(bytes, parts.length);
+  return bytes;
+}
+
+/** The chunk for all of `batch`, whose events are `parts`: the same one for every stream that sends the whole batch. */
+function wholeBatch(batch: readonly Positioned[], parts: readonly Uint8Array[]): Uint8Array {
+  let bytes = batches.get(batch);
+  if (!bytes) {
+    bytes = joined(parts);
+    batches.set(batch, bytes);
   }
   return bytes;
 }
@@ -123,21 +150,57 @@ export type StreamOptions<Item extends Positioned> = {
   onEnd(reason: EndReason): void;
 };
 
-export type EventStream = { body: ReadableStream<Uint8Array>; end(reason: EndReason): void };
+/** A client's connection, as a stream writes to it. */
+export type Connection = {
+  /** Writes `chunk`, which holds `events` events (a comment counts as one). */
+  write(chunk: Uint8Array, events: number): void;
+  /** The events (and comments) written that the connection has not taken yet. */
+  waiting(): number;
+  /** Ends the answer once what was written has gone. */
+  close(): void;
+};
+
+/** A stream's side for the connection it writes to. */
+export type Connected = {
+  /** The connection took what was written (some of it): the stream may write more. */
+  taken(): void;
+  /** The client went away. */
+  gone(): void;
+};
+
+export type EventStream = {
+  /** The answer's body, for a server that reads it (Next.js): the stream starts writing when it is first read. */
+  body: ReadableStream<Uint8Array>;
+  end(reason: EndReason): void;
+};
+
+// A body's own connection, for a server that writes to its sockets itself (lib/server/direct-streams.ts)
+// rather than read the body: each write is then one write on the socket, with no web stream between.
+const connectors = new WeakMap<ReadableStream<Uint8Array>, (connection: Connection) => Connected>();
+
+/** How to write the stream whose body `body` is straight to a connection, if it is one; the body is then never read. */
+export function streamConnector(body: ReadableStream<Uint8Array>): ((connection: Connection) => Connected) | undefined {
+  const connect = connectors.get(body);
+  connectors.delete(body);
+  return connect;
+}
+
+const PREAMBLE = encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`);
 
 export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, accepts, frame, signal, onEnd }: StreamOptions<Item>): EventStream {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  // Where the stream writes: set once, by the first read of its body or by a server's own connection.
+  let connection: Connection | undefined;
   let ended = false;
   let live = false;
   let sent = start;
   let unsubscribe: () => void = () => {};
-  // Resolved when the connection has taken what was queued (pull), so the table is read at the client's pace.
+  // Resolved when the connection has taken enough of what was written, so the table is read at the client's pace.
   let room: (() => void) | undefined;
   // Whether the connection has taken anything since the last heartbeat, and for how many beats it has not while events waited.
   let took = true;
   let stalledBeats = 0;
 
-  const waiting = () => QUEUE_ROOM - (controller.desiredSize ?? 0);
+  const waiting = () => connection?.waiting() ?? 0;
   const end = (reason: EndReason) => {
     if (ended) return;
     ended = true;
@@ -145,66 +208,77 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     letGo(held);
     signal.removeEventListener("abort", gone);
     room?.();
-    try {
-      controller.close();
-    } catch {
-      // Already closed or cancelled by the consumer.
-    }
+    connection?.close();
     onEnd(reason);
   };
   const gone = () => end("client");
   const held: OpenStream = {
     beat() {
+      if (!connection) return;
       stalledBeats = !took && waiting() >= QUEUE_ROOM ? stalledBeats + 1 : 0;
       took = false;
       if (stalledBeats >= STALL_BEATS) return end("stalled");
       // A connection with something waiting is not idle: a comment would only lengthen its queue.
-      if (waiting() === 0) controller.enqueue(HEARTBEAT);
+      if (waiting() === 0) connection.write(HEARTBEAT, 1);
     },
     end,
   };
+  const connected: Connected = {
+    taken() {
+      took = true;
+      if (room && waiting() < QUEUE_ROOM) {
+        room();
+        room = undefined;
+      }
+    },
+    gone,
+  };
 
-  /**
-   * Writes the items after the last one sent that this stream accepts, in order, until MAX_QUEUED_EVENTS
-   * wait for the connection; answers how many of `items` it went through (all of them, unless it stopped).
-   */
-  function send(items: readonly Item[]): number {
-    for (let index = 0; index < items.length; index++) {
-      const item = items[index]!;
-      if (ended) return items.length;
-      if (item.position <= sent) continue;
-      if (waiting() >= MAX_QUEUED_EVENTS) return index;
-      sent = item.position;
-      if (accepts(item)) controller.enqueue(encoded(item, frame));
+  /** Starts writing to `to`: the preamble at once (so the headers and a first line leave, even through a buffering proxy), then the backlog, then live. */
+  function connect(to: Connection): Connected {
+    connection = to;
+    to.write(PREAMBLE, 1);
+    if (ended) {
+      to.close();
+      return connected;
     }
-    return items.length;
+    // Behind, the stream passes over what the feed hands it: it reads the same from the table.
+    unsubscribe = feed.subscribe((items) => {
+      if (live && send(items) < items.length) fallBehind();
+    });
+    fallBehind();
+    return connected;
   }
 
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(streamController) {
-        controller = streamController;
-        // At once, so the headers and a first line leave even through a buffering proxy.
-        controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
-        if (signal.aborted) return end("client");
-        signal.addEventListener("abort", gone);
-        holdOpen(held);
-        // Behind, the stream passes over what the feed hands it: it reads the same from the table.
-        unsubscribe = feed.subscribe((items) => {
-          if (live && send(items) < items.length) fallBehind();
-        });
-        fallBehind();
-      },
-      pull() {
-        took = true;
-        room?.();
-        room = undefined;
-      },
-      cancel: () => end("client"),
-    },
-    // Counted in chunks (events, comments), so desiredSize says how many wait for the connection.
-    { highWaterMark: QUEUE_ROOM, size: () => 1 },
-  );
+  /**
+   * Writes the items after the last one sent that this stream accepts, in order, as one chunk (one write
+   * on the connection), until MAX_QUEUED_EVENTS wait for it; answers how many of `items` it went
+   * through (all of them, unless it stopped).
+   */
+  function send(items: readonly Item[]): number {
+    if (ended) return items.length;
+    const parts: Uint8Array[] = [];
+    // Whether every item goes out: then the chunk is the batch's own, shared by every stream that sends all of it.
+    let whole = true;
+    let through = items.length;
+    const room = MAX_QUEUED_EVENTS - waiting();
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (item.position <= sent) {
+        whole = false;
+        continue;
+      }
+      if (parts.length >= room) {
+        through = index;
+        break;
+      }
+      sent = item.position;
+      if (accepts(item)) parts.push(encoded(item, frame));
+      else whole = false;
+    }
+    if (parts.length > 0) connection!.write(whole && through === items.length ? wholeBatch(items, parts) : joined(parts), parts.length);
+    return through;
+  }
 
   /** Reads the table from the last position sent, at the connection's pace, until it has caught up with the feed; then goes live. */
   function fallBehind(): void {
@@ -217,7 +291,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
   async function catchUp(): Promise<void> {
     for (;;) {
       if (ended) return;
-      if ((controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
+      if (waiting() >= QUEUE_ROOM) await new Promise<void>((resolve) => (room = resolve));
       if (ended) return;
       // Checked and acted on in one turn: the feed hands nothing between the two.
       if (sent >= feed.position) {
@@ -234,5 +308,40 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     }
   }
 
+  // Held open from the start, so a shutdown or the client's going ends it even before it is first read.
+  if (signal.aborted) end("client");
+  else {
+    signal.addEventListener("abort", gone);
+    holdOpen(held);
+  }
+
+  const body = new ReadableStream<Uint8Array>(
+    {
+      // Read for the first time: the stream writes to the body; afterwards, each read takes what was written.
+      pull(controller) {
+        if (!connection) connect(bodyConnection(controller));
+        else connected.taken();
+      },
+      cancel: gone,
+    },
+    // Nothing asked for before a read, and the queue counted in events (and comments): how many wait for the reader.
+    { highWaterMark: 0, size: (chunk) => (chunk && eventsIn.get(chunk)) ?? 1 },
+  );
+  connectors.set(body, (to) => (connection ? connected : connect(to)));
   return { body, end };
+}
+
+/** The body's queue as a stream's connection. */
+function bodyConnection(controller: ReadableStreamDefaultController<Uint8Array>): Connection {
+  return {
+    write: (chunk) => controller.enqueue(chunk),
+    waiting: () => -(controller.desiredSize ?? 0),
+    close() {
+      try {
+        controller.close();
+      } catch {
+        // Already closed or cancelled by the reader.
+      }
+    },
+  };
 }
