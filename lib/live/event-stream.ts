@@ -261,14 +261,14 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     // Whether every item goes out: then the chunk is the batch's own, shared by every stream that sends all of it.
     let whole = true;
     let through = items.length;
-    const room = MAX_QUEUED_EVENTS - waiting();
+    const space = MAX_QUEUED_EVENTS - waiting();
     for (let index = 0; index < items.length; index++) {
       const item = items[index]!;
       if (item.position <= sent) {
         whole = false;
         continue;
       }
-      if (parts.length >= room) {
+      if (parts.length >= space) {
         through = index;
         break;
       }
@@ -327,7 +327,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     // Nothing asked for before a read, and the queue counted in events (and comments): how many wait for the reader.
     { highWaterMark: 0, size: (chunk) => (chunk && eventsIn.get(chunk)) ?? 1 },
   );
-  connectors.set(body, (to) => (connection ? connected : connect(to)));
+  connectors.set(body, connect);
   return { body, end };
 }
 

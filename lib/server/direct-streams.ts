@@ -9,7 +9,8 @@ import { followPlantChangesRoute } from "@/lib/live/plant-events-route";
 // authentication, limits, log line, metrics and Error answers: lib/http/api-route.ts),
 // but without Next's request machinery around them, which a stream holds for
 // as long as it is open: its per-request stores, and its piping of each
-// write from the web stream into the node response. Measured with npm run bench:live
+// write from the web stream into the node response. A stream here writes to
+// its socket itself (lib/live/event-stream.ts Connection). Measured with npm run bench:live
 // (docs/operations.md): memory per stream and the time from a create to its
 // event on every stream are what an open stream costs.
 
