@@ -30,7 +30,9 @@
 //                        PostgreSQL connections busy); BENCH_WEBHOOKS=compare then
 //                        gives each app a webhook endpoint, and BENCH_RATE_LIMIT_API
 //                        (say 100000000/1m) keeps the API's rate limit on, counted
-//                        as in production (on PostgreSQL, in its own pool)
+//                        as in production (on PostgreSQL, in its own pool); "writers":
+//                        BENCH_WRITERS processes (16) storing plants through the app's
+//                        create path, no HTTP, on one SQLite file, against one (bench/writers.ts)
 //   BENCH_BASELINE_ROOT  a built checkout of another commit: adds, per engine, that
 //                        build's app, and prints this build's throughput and CPU per
 //                        request against it, round by round (a change's cost). Make one
@@ -42,6 +44,7 @@ import type { DatabaseProvider } from "@/lib/db/database-url";
 import { startBenchApp, stopBenchApp } from "@/bench/bench-app";
 import { buildCeiling, startCeiling } from "@/bench/ceiling-app";
 import { runScaling } from "@/bench/scaling";
+import { benchWriters } from "@/bench/writers";
 import { CONNECTIONS, type LoadTarget, load, median, type Operation, STORED_FOR_GET, show } from "@/bench/load";
 import { type AppServer, freePort } from "@/test/support/app-server";
 import { storedPlants } from "@/test/support/test-database";
@@ -100,8 +103,9 @@ function residentMemory(pid: number | undefined): string {
 
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
+  if (SCALING === "writers") return benchWriters();
   if (SCALING) {
-    if (!["1", "profile"].includes(SCALING)) throw new Error(`BENCH_SCALING must be 1 or profile, not ${SCALING}`);
+    if (!["1", "profile"].includes(SCALING)) throw new Error(`BENCH_SCALING must be 1, profile or writers, not ${SCALING}`);
     const failures = await runScaling({
       engines: ENGINES,
       operations: OPERATIONS,
