@@ -102,8 +102,9 @@ function residentMemory(pid: number | undefined): string {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
+  // The write path alone: no server, so no build.
   if (SCALING === "writers") return benchWriters();
+  if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("build the app first: npm run build");
   if (SCALING) {
     if (!["1", "profile"].includes(SCALING)) throw new Error(`BENCH_SCALING must be 1, profile or writers, not ${SCALING}`);
     const failures = await runScaling({

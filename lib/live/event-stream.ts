@@ -325,7 +325,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
       cancel: gone,
     },
     // Nothing asked for before a read, and the queue counted in events (and comments): how many wait for the reader.
-    { highWaterMark: 0, size: (chunk) => (chunk && eventsIn.get(chunk)) ?? 1 },
+    { highWaterMark: 0, size: (chunk) => eventsIn.get(chunk) ?? 1 },
   );
   connectors.set(body, connect);
   return { body, end };
