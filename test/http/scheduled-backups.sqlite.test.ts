@@ -87,9 +87,15 @@ describe("scheduled backups on SQLite", () => {
     }, "a third backup");
     expect(readdirSync(backupDir).sort()).toEqual([path.basename(later.file), path.basename(third.file), manual].sort());
 
-    const taken = logLinesOf(app).filter((line) => line.message === "backup taken");
+    // The status file is written before the log line, which then crosses a pipe to this process: waited for.
+    const taken = await until(() => {
+      const lines = logLinesOf(app).filter((line) => line.message === "backup taken");
+      return lines.some((line) => line.file === third.file) && lines;
+    }, "the third backup's log line");
     expect(taken.length).toBeGreaterThanOrEqual(3);
-    expect(taken.at(-1)).toEqual(expect.objectContaining({ level: "info", file: third.file, bytes: third.bytes, durationMs: third.durationMs }));
+    expect(taken.find((line) => line.file === third.file)).toEqual(
+      expect.objectContaining({ level: "info", file: third.file, bytes: third.bytes, durationMs: third.durationMs }),
+    );
     expect(logLinesOf(app).filter((line) => line.level === "error")).toEqual([]);
 
     expect(await metric(metricsPort, "plant_store_backup_last_run_success")).toBe(1);
