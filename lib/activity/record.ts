@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { Prisma } from "@/lib/db/client";
+import { Prisma, type WriteStep } from "@/lib/db/client";
 import { stringifyExactJson } from "@/lib/json/exact-json";
 import { env } from "@/lib/server/env";
 
@@ -95,6 +95,11 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
     const rows = records.slice(start, start + ROWS_PER_INSERT).map((record) => Prisma.sql`(${occurredAt}, ${Prisma.join(values(record))})`);
     await client.$executeRaw`INSERT INTO "activity" (${COLUMNS}) VALUES ${Prisma.join(rows)}`;
   }
+}
+
+/** SQLite only: records `records` at `occurredAt`, in their order, as one statement of a synchronous write (lib/db/client.ts, writeNow). */
+export function recordActivityNow(write: WriteStep, records: readonly ActivityRecord[], occurredAt: Date): void {
+  if (records.length > 0) write.run(sqliteRecordSql(records, occurredAt, Prisma.empty));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
 import { closeDirectReads } from "@/lib/db/direct-reads";
-import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter } from "@/lib/db/sqlite";
+import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter, type WriteStep } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
 import { env } from "@/lib/server/env";
@@ -18,6 +18,7 @@ import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 export { Prisma };
 export type { AccountLink, ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
 export type Database = PrismaClient;
+export type { WriteStep };
 
 /**
  * How long an interactive transaction may run before Prisma rolls it back: as
@@ -28,9 +29,15 @@ export type Database = PrismaClient;
  */
 export const TRANSACTION_TIMEOUT_MS = 30_000;
 
+// Each SQLite client's adapter, for writeNow.
+const sqliteAdapters = new WeakMap<Database, ReturnType<typeof sqliteAdapter>>();
+
 function createClient(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
-    return new PrismaClient({ adapter: sqliteAdapter(database.path), transactionOptions: { ...SQLITE_TRANSACTION_OPTIONS, timeout: TRANSACTION_TIMEOUT_MS } });
+    const adapter = sqliteAdapter(database.path);
+    const client = new PrismaClient({ adapter, transactionOptions: { ...SQLITE_TRANSACTION_OPTIONS, timeout: TRANSACTION_TIMEOUT_MS } });
+    sqliteAdapters.set(client, adapter);
+    return client;
   }
   return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url), transactionOptions: { timeout: TRANSACTION_TIMEOUT_MS } }) as unknown as Database;
 }
@@ -50,6 +57,21 @@ function postgresAdapterOnFirstQuery(url: string): Pick<PrismaPg, "provider" | "
 
 export function db(): Database {
   return processGlobal("db", () => createClient(env().database));
+}
+
+/**
+ * SQLite only: runs `step` as one transaction on the Prisma client's own
+ * connection, its statements and COMMIT in one synchronous step, so that the
+ * write lock is held only to write and sync (lib/db/sqlite.ts, WriteNow). On
+ * the one connection, so it waits for the client's open transactions and
+ * they for it, as for each other.
+ */
+export async function writeNow<T>(step: (write: WriteStep) => T): Promise<T> {
+  const client = db();
+  const adapter = sqliteAdapters.get(client);
+  if (!adapter) throw new Error(`writeNow is SQLite's; DATABASE_URL names ${env().database.provider}`);
+  if (!adapter.writeNow) await client.$connect();
+  return adapter.writeNow!(step);
 }
 
 /**

@@ -47,6 +47,32 @@ describe("groupCommit", () => {
     expect(batches).toEqual([[1, 2], [3]]);
   });
 
+  it("one at a time: calls made while a batch is written wait, and go together as the next batch", async () => {
+    const { batches, write } = recordingWriter();
+    let writing = 0;
+    let most = 0;
+    const add = groupCommit(
+      async (inputs: number[]) => {
+        most = Math.max(most, ++writing);
+        try {
+          return await write(inputs);
+        } finally {
+          writing--;
+        }
+      },
+      100,
+      { oneAtATime: () => true },
+    );
+    const first = add(1);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const later = [add(2)];
+    await new Promise((resolve) => setImmediate(resolve));
+    later.push(add(3), add(4));
+    expect(await Promise.all([first, ...later])).toEqual(["stored 1", "stored 2", "stored 3", "stored 4"]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(most).toBe(1);
+  });
+
   it("fails every call of a batch whose write throws, and goes on with the next", async () => {
     let fail = true;
     const add = groupCommit(async (inputs: number[]) => {

@@ -29,16 +29,69 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 // is opened with a busy timeout of 0: SQLITE_BUSY comes back at once, and is
 // waited out on timers instead (waitForTransactions).
 class DurableSqliteAdapter extends PrismaBetterSqlite3 {
+  /** Writes in one synchronous step on the connection opened last (writeNow, below); undefined until Prisma connects. */
+  writeNow: WriteNow | undefined;
+
   override async connect() {
     const adapter = await super.connect();
     const connection = (adapter as unknown as { client: Database.Database }).client;
     // The pragmas may be applied twice: a retry after BUSY repeats nothing that matters.
     const applyPragmas = () => adapter.executeScript(SQLITE_PRAGMAS);
     await applyPragmas().catch((error: unknown) => waitWhileBusy(error, applyPragmas, Date.now() + SQLITE_BUSY_TIMEOUT_MS));
+    const step = writeStep(connection);
     keepStatementsPrepared(connection);
-    waitForTransactions(adapter, connection);
+    this.writeNow = waitForTransactions(adapter, connection, step);
     return adapter;
   }
+}
+
+/** A SQL text with `?` placeholders and its values, as Prisma.sql builds it for SQLite. */
+export type SqlQuery = { sql: string; values: unknown[] };
+
+/**
+ * The statements of a synchronous write (writeNow): each runs at once on the
+ * adapter's connection, kept prepared by its text, its values bound as the
+ * adapter binds them, integers read as bigints (the adapter's default on it).
+ */
+export type WriteStep = {
+  all<Row>(query: SqlQuery): Row[];
+  /** Runs a statement that answers no rows; answers how many rows it changed (not counting its triggers'). */
+  run(query: SqlQuery): number;
+};
+
+/**
+ * Runs `step` as one transaction that holds SQLite's write lock only to
+ * write and sync: BEGIN IMMEDIATE (waited for on timers while another
+ * process holds the lock), then the step's statements and COMMIT in one turn
+ * of the event loop, with nothing awaited between. If the step throws, the
+ * transaction is rolled back and the error thrown.
+ */
+export type WriteNow = <T>(step: (write: WriteStep) => T) => Promise<T>;
+
+function writeStep(connection: Database.Database): WriteStep {
+  // The connection's own prepare: keepStatementsPrepared hands the adapter another.
+  const prepare = connection.prepare.bind(connection);
+  const kept = new Map<string, Database.Statement<unknown[]>>();
+  const statementFor = (sql: string) => {
+    let statement = kept.get(sql);
+    if (!statement) {
+      statement = prepare<unknown[]>(sql);
+      // A write's texts are a handful; past the bound they are prepared afresh.
+      if (kept.size < PREPARED_STATEMENTS) kept.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    all: <Row>({ sql, values }: SqlQuery) => statementFor(sql).all(...values.map(sqliteValue)) as Row[],
+    run: ({ sql, values }: SqlQuery) => statementFor(sql).run(...values.map(sqliteValue)).changes,
+  };
+}
+
+/** A value bound as the adapter (7.10) binds it: a Date as ISO 8601 text with its offset, a boolean as 0 or 1. */
+function sqliteValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
 }
 
 type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
@@ -68,7 +121,7 @@ type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
  * turn came, or statements queued behind a held lock would fail one by one,
  * SQLITE_BUSY_TIMEOUT_MS apart.
  */
-function waitForTransactions(adapter: Adapter, connection: Database.Database): void {
+function waitForTransactions(adapter: Adapter, connection: Database.Database, step: WriteStep): WriteNow {
   const acquire = createLock();
   const alone = async <T>(run: (busyDeadline: number) => Promise<T>): Promise<T> => {
     const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
@@ -114,6 +167,23 @@ function waitForTransactions(adapter: Adapter, connection: Database.Database): v
       throw error;
     }
   };
+  // Not through the adapter: an interactive transaction awaits Prisma between its statements, and the
+  // write lock, held across those awaits, was held about four times the fsync (issue 33).
+  const beginNow = async () => void connection.exec("BEGIN IMMEDIATE");
+  return (run) =>
+    alone(async (busyDeadline) => {
+      await untilNotBusy(beginNow, busyDeadline);
+      // From here to COMMIT nothing is awaited: the lock is held only to write and sync.
+      try {
+        const result = run(step);
+        connection.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // A failed COMMIT (a full disk) may have ended the transaction itself.
+        if (connection.inTransaction) connection.exec("ROLLBACK");
+        throw error;
+      }
+    });
 }
 
 // Waits between attempts while another process holds the write lock: its
@@ -213,8 +283,8 @@ function keepStatementsPrepared(connection: Database.Database): void {
  */
 export const SQLITE_TRANSACTION_OPTIONS = { maxWait: SQLITE_BUSY_TIMEOUT_MS + 2_000 };
 
-/** Prisma's driver adapter for the SQLite file at `databasePath`, with the settings above. */
-export function sqliteAdapter(databasePath: string): PrismaBetterSqlite3 {
+/** Prisma's driver adapter for the SQLite file at `databasePath`, with the settings above; once Prisma has connected it, its writeNow writes in one step. */
+export function sqliteAdapter(databasePath: string): PrismaBetterSqlite3 & { readonly writeNow: WriteNow | undefined } {
   return new DurableSqliteAdapter({ url: databasePath, timeout: 0 });
 }
 

@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivity, recordIfWrittenSql, recordWrittenSql } from "@/lib/activity/record";
-import { db, isWriteConflict, Prisma } from "@/lib/db/client";
+import { type ActivityRecord, recordActivity, recordActivityNow, recordIfWrittenSql, recordWrittenSql } from "@/lib/activity/record";
+import { db, isWriteConflict, Prisma, type WriteStep, writeNow } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
 import { announcePlantChanges } from "@/lib/live/change-signal";
@@ -43,7 +43,9 @@ export type CreatedPlant = VersionedPlant & { status: "stored" | "already stored
  *
  * A durable commit costs an fsync (about 1 ms on this machine), which
  * better-sqlite3 makes on the event loop, so plants that arrive together are
- * written together (lib/db/group-commit.ts).
+ * written together (lib/db/group-commit.ts). SQLite writes one transaction at
+ * a time, whichever process's: there each batch is what arrived while the
+ * last was written, and it holds the lock only for its statements and fsync.
  */
 const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attribution }[]) => {
   metrics().groupCommitBatch.observe(inputs.length);
@@ -59,7 +61,7 @@ const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attrib
     wakeWebhookWorker();
     announcePlantChanges();
   }
-}, MAX_ROWS_PER_INSERT);
+}, MAX_ROWS_PER_INSERT, { oneAtATime: () => env().database.provider === "sqlite" });
 
 export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPlant> => storeAttributed({ plant, by });
 
@@ -68,11 +70,12 @@ export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPl
  * its own attribution. Each plant stored and its record are one commit,
  * whoever's request it was: on PostgreSQL one statement writes both
  * (insertNew), so no transaction's extra round trips are paid; on SQLite the
- * two statements share a transaction, still one commit and one fsync.
+ * statements share one transaction written in one synchronous step, still
+ * one commit and one fsync.
  */
 function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   if (env().database.provider === "postgresql") return decideNewPlants(db(), plants, by);
-  return db().$transaction((tx) => decideNewPlants(tx, plants, by));
+  return writeNow((write) => decideNewPlantsNow(write, plants, by));
 }
 
 /** What became of a new plant: stored now, found stored already (the same plant, with its version), or refused for another plant with its id. */
@@ -97,6 +100,13 @@ const BATCH_ATTEMPTS = 3;
  */
 export async function createPlants(plants: readonly NewPlant[], by: Attribution): Promise<NewPlantOutcome[]> {
   if (plants.length === 0) return [];
+  if (env().database.provider === "sqlite") {
+    const outcomes = await writeNow((write) => decideNewPlantsNow(write, plants, plants.map(() => by)));
+    // The batch may have written plant.created events.
+    wakeWebhookWorker();
+    announcePlantChanges();
+    return outcomes;
+  }
   // Stable: of two plants with one id, the first still comes first.
   const order = plants.map((_, index) => index).sort((a, b) => compareIds(plants[a]!.id, plants[b]!.id));
   const sorted = order.map((index) => plants[index]!);
@@ -133,11 +143,46 @@ const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 type Client = Prisma.TransactionClient;
 
 /**
- * Decides each plant: stored if its id is free (one statement for all), the
- * stored plant if its id holds the same plant, a conflict otherwise; of two
- * plants with one id, the first is inserted and the second meets it as
- * stored. One outcome per plant, in order. Each one stored now is recorded, by
- * its own attribution (`by`, one per plant), in the statement or transaction
+ * SQLite's decideNewPlants, as statements of one synchronous write: each
+ * plant stored if its id is free, else the stored plant is read and it is the
+ * same plant or a conflict; of two plants with one id, the first is stored
+ * and the second meets it. The write lock is held throughout, so an id found
+ * taken is still taken when it is read. Those stored are recorded, in their
+ * order, by their own attributions.
+ */
+function decideNewPlantsNow(write: WriteStep, plants: readonly NewPlant[], by: readonly Attribution[]): NewPlantOutcome[] {
+  const createdAt = new Date();
+  const records: ActivityRecord[] = [];
+  const outcomes = plants.map((plant, index): NewPlantOutcome => {
+    const inserted = write.run(Prisma.sql`
+      INSERT INTO "plants" ("id", "name", "tag", "created_at") VALUES (${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})
+      ON CONFLICT ("id") DO NOTHING`);
+    if (inserted === 0) {
+      const [row] = write.all<DirectRow>(Prisma.sql`SELECT "id", "name", "tag", "version", "created_at" FROM "plants" WHERE "id" = ${plant.id}`);
+      return outcomeBeside(plant, { ...plantFromRow(row!), tag: optionalStringCell(row!.tag), version: Number(bigintCell(row!.version)), createdAt: dateCell(row!.created_at) });
+    }
+    records.push(createdRecord(plant, by[index]!));
+    // A new row is at version 1 (the column's default).
+    return { status: "stored", plant: toPlant(plant), version: 1, createdAt };
+  });
+  recordActivityNow(write, records, createdAt);
+  return outcomes;
+}
+
+const createdRecord = (plant: NewPlant, by: Attribution): ActivityRecord => ({
+  action: "plant.created",
+  subjectKind: "plant",
+  subjectId: String(plant.id),
+  changes: { after: toPlant(plant) },
+  by,
+});
+
+/**
+ * PostgreSQL: decides each plant: stored if its id is free (one statement for
+ * all), the stored plant if its id holds the same plant, a conflict
+ * otherwise; of two plants with one id, the first is inserted and the second
+ * meets it as stored. One outcome per plant, in order. Each one stored now is
+ * recorded, by its own attribution (`by`, one per plant), in the statement
  * that stores it.
  */
 async function decideNewPlants(client: Client, plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
@@ -199,10 +244,10 @@ export async function previewCreatePlants(plants: readonly NewPlant[]): Promise<
 }
 
 /**
- * Inserts every plant whose id is free; returns the ids inserted. Of two rows
- * with one id, the first is kept. Rows go in ascending id order (a stable
- * sort), so writers that meet on PostgreSQL take the ids' locks in one order
- * and cannot deadlock.
+ * PostgreSQL: inserts every plant whose id is free, and records each, in one
+ * statement; returns the ids inserted. Of two rows with one id, the first is
+ * kept. Rows go in ascending id order (a stable sort), so writers that meet
+ * take the ids' locks in one order and cannot deadlock.
  */
 async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribution }[], createdAt: Date): Promise<Set<bigint>> {
   const sorted = [...inputs].sort((a, b) => compareIds(a.plant.id, b.plant.id));
@@ -210,28 +255,17 @@ async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribut
   // Of two inputs with one id, the first is the one inserted, and the one recorded.
   const records = new Map<bigint, ActivityRecord>();
   for (const { plant, by } of sorted) {
-    if (!records.has(plant.id)) records.set(plant.id, { action: "plant.created", subjectKind: "plant", subjectId: String(plant.id), changes: { after: toPlant(plant) }, by });
+    if (!records.has(plant.id)) records.set(plant.id, createdRecord(plant, by));
   }
-  if (env().database.provider === "postgresql") {
-    const inserted = await client.$queryRaw<{ id: bigint }[]>`
-      WITH "inserted" AS (
-        INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
-        ON CONFLICT (id) DO NOTHING RETURNING id, created_at
-      ), "recorded" AS (
-        ${recordWrittenSql([...records.values()], Prisma.sql`"inserted"`, Prisma.sql`"inserted"."created_at"`)}
-      )
-      SELECT id FROM "inserted"`;
-    return new Set(inserted.map((row) => row.id));
-  }
-  const inserted = new Set(
-    (
-      await client.$queryRaw<{ id: bigint }[]>`
-        INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
-        ON CONFLICT (id) DO NOTHING RETURNING id`
-    ).map((row) => row.id),
-  );
-  await recordActivity(client, [...records.values()].filter((record) => inserted.has(BigInt(record.subjectId))), createdAt);
-  return inserted;
+  const inserted = await client.$queryRaw<{ id: bigint }[]>`
+    WITH "inserted" AS (
+      INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
+      ON CONFLICT (id) DO NOTHING RETURNING id, created_at
+    ), "recorded" AS (
+      ${recordWrittenSql([...records.values()], Prisma.sql`"inserted"`, Prisma.sql`"inserted"."created_at"`)}
+    )
+    SELECT id FROM "inserted"`;
+  return new Set(inserted.map((row) => row.id));
 }
 
 type StoredRow = { id: bigint; name: string; tag: string | null; version: number; createdAt: Date };

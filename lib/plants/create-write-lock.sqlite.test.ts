@@ -1,0 +1,68 @@
+import Database from "better-sqlite3";
+import { afterAll, expect, it } from "vitest";
+import { createPlant, createPlants } from "@/lib/plants/plant-queries";
+import { env } from "@/lib/server/env";
+import { setUpTestDatabase } from "@/test/support/set-up-test-database";
+import { storedPlants } from "@/test/support/test-database";
+import { TEST_BY } from "@/test/support/test-attribution";
+
+// Creates on SQLite hold the file's write lock only to write and sync
+// (issue 33): BEGIN IMMEDIATE, the statements and COMMIT in one turn of the
+// event loop. Another connection (as another worker's or a CLI's would be)
+// finds the lock free at every turn, and a create waits, without blocking,
+// while another holds it.
+
+const database = setUpTestDatabase();
+let other: Database.Database | undefined;
+afterAll(() => other?.close());
+
+function otherConnection(): Database.Database {
+  const config = env().database;
+  if (config.provider !== "sqlite") throw new Error("a SQLite test");
+  // A busy timeout of 0: BUSY at once, rather than a wait that would hide a lock held across turns.
+  other ??= new Database(config.path, { timeout: 0 });
+  return other;
+}
+
+const ferns = (from: bigint, count: number) => Array.from({ length: count }, (_, n) => ({ id: from + BigInt(n), name: `Fern ${n}` }));
+
+it("never holds the write lock from one turn of the event loop to the next while it stores plants", async () => {
+  const probe = otherConnection();
+  let turns = 0;
+  const busy: string[] = [];
+  let storing = true;
+  const watching = (async () => {
+    while (storing) {
+      try {
+        probe.exec("BEGIN IMMEDIATE");
+        probe.exec("ROLLBACK");
+      } catch (error) {
+        busy.push((error as { code?: string }).code ?? String(error));
+      }
+      turns++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  const singles = ferns(1_000n, 300).map((plant) => createPlant(plant, TEST_BY));
+  const batch = createPlants(ferns(2_000n, 500), TEST_BY);
+  await Promise.all([...singles, batch]);
+  storing = false;
+  await watching;
+  expect(busy).toEqual([]);
+  // The probe had its turns while the plants were being stored, not only before or after.
+  expect(turns).toBeGreaterThan(2);
+  expect((await storedPlants(database)).filter((plant) => plant.id >= 1_000n && plant.id < 3_000n)).toHaveLength(800);
+});
+
+it("waits while another connection holds the write lock, then stores the plant", async () => {
+  const holder = otherConnection();
+  holder.exec("BEGIN IMMEDIATE");
+  let released = false;
+  const created = createPlant({ id: 5_000n, name: "Patient fern" }, TEST_BY).then((plant) => ({ plant, released }));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  released = true;
+  holder.exec("COMMIT");
+  const { plant, released: afterRelease } = await created;
+  expect(plant.status).toBe("stored");
+  expect(afterRelease).toBe(true);
+});
