@@ -29,14 +29,14 @@ export type { WriteStep };
  */
 export const TRANSACTION_TIMEOUT_MS = 30_000;
 
-// Each SQLite client's adapter, for writeNow.
-const sqliteAdapters = new WeakMap<Database, ReturnType<typeof sqliteAdapter>>();
+// Each SQLite client's adapter, for writeNow: per process, as the client is (lib/server/process-global.ts).
+const sqliteAdapters = () => processGlobal("db.sqlite-adapters", () => new WeakMap<Database, ReturnType<typeof sqliteAdapter>>());
 
 function createClient(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
     const adapter = sqliteAdapter(database.path);
     const client = new PrismaClient({ adapter, transactionOptions: { ...SQLITE_TRANSACTION_OPTIONS, timeout: TRANSACTION_TIMEOUT_MS } });
-    sqliteAdapters.set(client, adapter);
+    sqliteAdapters().set(client, adapter);
     return client;
   }
   return new PostgresPrismaClient({ adapter: postgresAdapterOnFirstQuery(database.url), transactionOptions: { timeout: TRANSACTION_TIMEOUT_MS } }) as unknown as Database;
@@ -68,7 +68,7 @@ export function db(): Database {
  */
 export async function writeNow<T>(step: (write: WriteStep) => T): Promise<T> {
   const client = db();
-  const adapter = sqliteAdapters.get(client);
+  const adapter = sqliteAdapters().get(client);
   if (!adapter) throw new Error(`writeNow is SQLite's; DATABASE_URL names ${env().database.provider}`);
   if (!adapter.writeNow) await client.$connect();
   return adapter.writeNow!(step);
