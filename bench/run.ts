@@ -33,6 +33,9 @@
 //                        as in production (on PostgreSQL, in its own pool); "writers":
 //                        BENCH_WRITERS processes (16) storing plants through the app's
 //                        create path, no HTTP, on one SQLite file, against one (bench/writers.ts)
+//   BENCH_SCALING_WORKERS the two WEB_CONCURRENCY settings BENCH_SCALING compares (default
+//                        1,auto); with POST and GET both measured, it prints POST's growth
+//                        from the first to the second over GET's (say 2,16: issue 33)
 //   BENCH_BASELINE_ROOT  a built checkout of another commit: adds, per engine, that
 //                        build's app, and prints this build's throughput and CPU per
 //                        request against it, round by round (a change's cost). Make one
@@ -101,6 +104,15 @@ function residentMemory(pid: number | undefined): string {
   return `${megabytes("VmRSS")} MB (peak ${megabytes("VmHWM")} MB)`;
 }
 
+/** BENCH_SCALING_WORKERS: the two WEB_CONCURRENCY settings BENCH_SCALING compares, "1,auto" unless given. */
+function scalingSettings(): [string, string] {
+  const settings = (process.env.BENCH_SCALING_WORKERS ?? "1,auto").split(",").map((each) => each.trim());
+  if (settings.length !== 2 || !settings.every((each) => each === "auto" || /^[1-9]\d*$/.test(each))) {
+    throw new Error(`BENCH_SCALING_WORKERS must be two WEB_CONCURRENCY settings, the fewer first (say 2,16), not ${process.env.BENCH_SCALING_WORKERS}`);
+  }
+  return settings as [string, string];
+}
+
 async function main() {
   // The write path alone: no server, so no build.
   if (SCALING === "writers") return benchWriters();
@@ -114,6 +126,7 @@ async function main() {
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       profile: SCALING === "profile",
+      settings: scalingSettings(),
       webhooks: COMPARE_WEBHOOKS,
       rateLimit: process.env.BENCH_RATE_LIMIT_API,
     });

@@ -44,7 +44,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/test/support/webho
 const POOL_MAX = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const MEMORY_SAMPLE_MS = 200;
 
-type Setting = "1" | "auto";
+/** A WEB_CONCURRENCY: "1", "auto" or a number of workers. */
+type Setting = string;
 type ScalingApp = { setting: Setting; engine: DatabaseProvider; app: AppServer; headers: Record<string, string>; metricsPort: string; receiver?: WebhookReceiver };
 type Ceiling = { workers: number; name: string; app: CeilingApp };
 /** Resident bytes by process role, and the sum of all at one instant. */
@@ -57,6 +58,8 @@ export type ScalingOptions = {
   seconds: number;
   warmupSeconds: number;
   profile: boolean;
+  /** The two WEB_CONCURRENCY settings compared, the fewer first: "1" and "auto" by default. */
+  settings: [Setting, Setting];
   webhooks: boolean;
   /** RATE_LIMIT_API for the apps; unset, the API's rate limit is off (bench/bench-app.ts). */
   rateLimit: string | undefined;
@@ -137,7 +140,9 @@ async function startScalingCeiling(app: ScalingApp): Promise<Ceiling> {
   return { workers, name: `ceiling, ${workers === 1 ? "1 process" : `${workers} workers`}`, app: await startCeiling({ workers }) };
 }
 
-const label = (app: ScalingApp) => `${app.engine}, ${app.setting === "1" ? "1 process" : `auto (${workerPids(app.app).length} workers)`}`;
+const label = (app: ScalingApp) => `${app.engine}, ${describeSetting(app.setting, workerPids(app.app).length)}`;
+
+const describeSetting = (setting: Setting, workers: number) => (setting === "1" ? "1 process" : setting === "auto" ? `auto (${workers} workers)` : `${workers} workers`);
 
 /** Waits for an app's webhook backlog to be sent, so that it does not load the next round; answers how long that took. */
 async function drainWebhooks(app: ScalingApp): Promise<number | undefined> {
@@ -163,6 +168,15 @@ async function startProfile(app: ScalingApp) {
   return {
     stop: async (): Promise<Profile> => ({ wall: await wall.stop(), syncs: await syncs.stop(), connections: await connections?.stop(), logFrom }),
   };
+}
+
+/** SQLite: how long a create's transaction held the write lock, and its COMMIT (the WAL's write and fsync) within it, from the app's own histograms. */
+function lockHeld(delta: (name: string) => number): string {
+  const commits = delta("plant_store_sqlite_write_lock_held_seconds_count");
+  if (commits === 0) return "";
+  const held = delta("plant_store_sqlite_write_lock_held_seconds_sum") / commits;
+  const commit = delta("plant_store_sqlite_commit_seconds_sum") / commits;
+  return `, the lock held ${(held * 1000).toFixed(2)} ms a commit, its COMMIT ${(commit * 1000).toFixed(2)} ms (${(held / commit).toFixed(2)}x)`;
 }
 
 /** What the profile saw in a round of `seconds`, per worker and in all. */
@@ -218,18 +232,24 @@ function showProfile(app: ScalingApp, profile: Profile, seconds: number, metrics
 
 type Round = { result: Result; peak: Memory };
 
+/** Round by round, `value` of `over` divided by that of `under`. */
+const ratio = (over: Result[], under: Result[], value: (result: Result) => number) => over.map((each, index) => value(each) / value(under[index]!));
+
 /** Runs the scaling comparison; answers the number of requests that failed. */
 export async function runScaling(options: ScalingOptions): Promise<number> {
   const { engines, operations, rounds, seconds, warmupSeconds } = options;
   let failures = 0;
   const summary: string[] = [];
   buildCeiling();
+  const settings = options.settings;
   for (const engine of engines) {
     const apps: ScalingApp[] = [];
+    // Each operation's throughput at the second setting over the first, round by round.
+    const growth = new Map<Operation, number[]>();
     // By the app's setting.
     const ceilings = new Map<Setting, Ceiling>();
     try {
-      for (const setting of ["1", "auto"] as const) apps.push(await startScalingApp(engine, setting, options));
+      for (const setting of settings) apps.push(await startScalingApp(engine, setting, options));
       for (const app of apps) ceilings.set(app.setting, await startScalingCeiling(app));
       console.log(
         `${engine}: ${apps.map((app) => `${label(app)} (against ${ceilings.get(app.setting)!.name})`).join(" and ")}; warming up for ${warmupSeconds} s each, then ${rounds} alternating rounds of ${seconds} s ...`,
@@ -283,7 +303,7 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
             const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
             const batches = delta("plant_store_group_commit_batch_size_count");
             const plants = delta("plant_store_group_commit_batch_size_sum");
-            const grouped = operation === "POST" && batches > 0 ? `, ${(batches / seconds).toFixed(0)} commits/s of ${(plants / batches).toFixed(1)} plants` : "";
+            const grouped = operation === "POST" && batches > 0 ? `, ${(batches / seconds).toFixed(0)} commits/s of ${(plants / batches).toFixed(1)} plants${lockHeld(delta)}` : "";
             console.log(`  ${operation.padEnd(4)} ${show(label(app), result)}${primaryCpu}${grouped}, peak memory ${megabytes(peak.total)}`);
             if (profiled) for (const line of showProfile(app, profiled, seconds, { batches, plants })) console.log(`         ${line}`);
             const drainedMs = await drainWebhooks(app);
@@ -297,13 +317,14 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
 
       summary.push(`\n${engine}: ${apps.map(label).join(" against ")}, median over ${rounds} rounds (lowest to highest round)`);
       for (const operation of operations) {
-        const [one, auto] = (["1", "auto"] as const).map((setting) => measured.get(`${operation} ${setting}`)!.map((each) => each.result));
-        const [ceilingOne, ceilingAuto] = (["1", "auto"] as const).map((setting) => ceilingMeasured.get(`${operation} ${setting}`)!);
+        const [one, auto] = settings.map((setting) => measured.get(`${operation} ${setting}`)!.map((each) => each.result));
+        const [ceilingOne, ceilingAuto] = settings.map((setting) => ceilingMeasured.get(`${operation} ${setting}`)!);
+        growth.set(operation, ratio(auto!, one!, (result) => result.requestsPerSecond));
         for (const [name, results] of [
-          ["1 process", one],
-          ["auto", auto],
-          ["ceiling 1", ceilingOne],
-          [`ceiling ${ceilings.get("auto")!.workers}`, ceilingAuto],
+          [settings[0]!, one],
+          [settings[1]!, auto],
+          [`ceiling ${ceilings.get(settings[0]!)!.workers}`, ceilingOne],
+          [`ceiling ${ceilings.get(settings[1]!)!.workers}`, ceilingAuto],
         ] as const) {
           const pick = (value: (result: Result) => number) => results!.map(value);
           summary.push(
@@ -313,14 +334,19 @@ export async function runScaling(options: ScalingOptions): Promise<number> {
             )} req/s   p99 ${spread(pick((result) => result.p99), 0)} ms   CPU ${spread(pick((result) => result.cpuMsPerRequest), 3)} ms/req`,
           );
         }
-        /** Round by round, `value` of `over` divided by that of `under`. */
-        const ratio = (over: Result[], under: Result[], value: (result: Result) => number) => over.map((each, index) => value(each) / value(under[index]!));
         const requestsPerSecond = (result: Result) => result.requestsPerSecond;
         summary.push(
-          `  ${operation.padEnd(4)} auto/1     throughput ${spread(ratio(auto!, one!, requestsPerSecond))}   p99 ${spread(ratio(auto!, one!, (result) => Math.max(result.p99, 1)))}   CPU per request ${spread(ratio(auto!, one!, (result) => result.cpuMsPerRequest))}`,
+          `  ${operation.padEnd(4)} ${`${settings[1]}/${settings[0]}`.padEnd(10)} throughput ${spread(ratio(auto!, one!, requestsPerSecond))}   p99 ${spread(ratio(auto!, one!, (result) => Math.max(result.p99, 1)))}   CPU per request ${spread(ratio(auto!, one!, (result) => result.cpuMsPerRequest))}`,
         );
         summary.push(
-          `  ${operation.padEnd(4)} app/ceiling throughput at 1 ${spread(ratio(one!, ceilingOne!, requestsPerSecond))}   at auto ${spread(ratio(auto!, ceilingAuto!, requestsPerSecond))}   (the ceiling's own auto/1 ${spread(ratio(ceilingAuto!, ceilingOne!, requestsPerSecond))})`,
+          `  ${operation.padEnd(4)} app/ceiling throughput at ${settings[0]} ${spread(ratio(one!, ceilingOne!, requestsPerSecond))}   at ${settings[1]} ${spread(ratio(auto!, ceilingAuto!, requestsPerSecond))}   (the ceiling's own ${settings[1]}/${settings[0]} ${spread(ratio(ceilingAuto!, ceilingOne!, requestsPerSecond))})`,
+        );
+      }
+      const [postGrowth, getGrowth] = [growth.get("POST"), growth.get("GET")];
+      if (postGrowth && getGrowth) {
+        // Issue 33: more processes than cores cost reads their caches and switching; writes should lose no more than that.
+        summary.push(
+          `  POST's ${settings[1]}/${settings[0]} over GET's, round by round: ${spread(postGrowth.map((post, index) => post / getGrowth[index]!))} (POST ${spread(postGrowth)}, GET ${spread(getGrowth)})`,
         );
       }
       for (const app of apps) {

@@ -1,7 +1,7 @@
 import type { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
 import { closeDirectReads } from "@/lib/db/direct-reads";
-import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter, type WriteStep } from "@/lib/db/sqlite";
+import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter, type WriteStep, type WriteTimes } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
 import { Prisma, PrismaClient } from "@/lib/generated/sqlite/client";
 import { env } from "@/lib/server/env";
@@ -18,7 +18,7 @@ import { processGlobal, takeProcessGlobal } from "@/lib/server/process-global";
 export { Prisma };
 export type { AccountLink, ApiToken, User, WebhookDelivery, WebhookEndpoint, WebhookEvent } from "@/lib/generated/sqlite/client";
 export type Database = PrismaClient;
-export type { WriteStep };
+export type { WriteStep, WriteTimes };
 
 /**
  * How long an interactive transaction may run before Prisma rolls it back: as
@@ -66,12 +66,12 @@ export function db(): Database {
  * the one connection, so it waits for the client's open transactions and
  * they for it, as for each other.
  */
-export async function writeNow<T>(step: (write: WriteStep) => T): Promise<T> {
+export async function writeNow<T>(step: (write: WriteStep) => T, timed?: (times: WriteTimes) => void): Promise<T> {
   const client = db();
   const adapter = sqliteAdapters().get(client);
   if (!adapter) throw new Error(`writeNow is SQLite's; DATABASE_URL names ${env().database.provider}`);
   if (!adapter.writeNow) await client.$connect();
-  return adapter.writeNow!(step);
+  return adapter.writeNow!(step, timed);
 }
 
 /**

@@ -66,7 +66,10 @@ export type WriteStep = {
  * of the event loop, with nothing awaited between. If the step throws, the
  * transaction is rolled back and the error thrown.
  */
-export type WriteNow = <T>(step: (write: WriteStep) => T) => Promise<T>;
+export type WriteNow = <T>(step: (write: WriteStep) => T, timed?: (times: WriteTimes) => void) => Promise<T>;
+
+/** How long a writeNow held the write lock, from BEGIN IMMEDIATE to the end of COMMIT, and how long its COMMIT (the WAL's write and fsync) took, in seconds. */
+export type WriteTimes = { heldSeconds: number; commitSeconds: number };
 
 function writeStep(connection: Database.Database): WriteStep {
   // The connection's own prepare: keepStatementsPrepared hands the adapter another.
@@ -170,13 +173,17 @@ function waitForTransactions(adapter: Adapter, connection: Database.Database, st
   // Not through the adapter: an interactive transaction awaits Prisma between its statements, and the
   // write lock, held across those awaits, was held about four times the fsync (issue 33).
   const beginNow = async () => void connection.exec("BEGIN IMMEDIATE");
-  return (run) =>
+  return (run, timed) =>
     alone(async (busyDeadline) => {
       await untilNotBusy(beginNow, busyDeadline);
       // From here to COMMIT nothing is awaited: the lock is held only to write and sync.
+      const begun = performance.now();
       try {
         const result = run(step);
+        const committing = performance.now();
         connection.exec("COMMIT");
+        const committed = performance.now();
+        timed?.({ heldSeconds: (committed - begun) / 1000, commitSeconds: (committed - committing) / 1000 });
         return result;
       } catch (error) {
         // A failed COMMIT (a full disk) may have ended the transaction itself.

@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
 import { type ActivityRecord, recordActivity, recordActivityNow, recordIfWrittenSql, recordWrittenSql } from "@/lib/activity/record";
-import { db, isWriteConflict, Prisma, type WriteStep, writeNow } from "@/lib/db/client";
+import { db, isWriteConflict, Prisma, type WriteStep, type WriteTimes, writeNow } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
 import { announcePlantChanges } from "@/lib/live/change-signal";
@@ -75,7 +75,12 @@ export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPl
  */
 function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   if (env().database.provider === "postgresql") return decideNewPlants(db(), plants, by);
-  return writeNow((write) => decideNewPlantsNow(write, plants, by));
+  return writeNow((write) => decideNewPlantsNow(write, plants, by), observeWriteTimes);
+}
+
+function observeWriteTimes({ heldSeconds, commitSeconds }: WriteTimes): void {
+  metrics().sqliteWriteLockHeld.observe(heldSeconds);
+  metrics().sqliteCommit.observe(commitSeconds);
 }
 
 /** What became of a new plant: stored now, found stored already (the same plant, with its version), or refused for another plant with its id. */
@@ -101,7 +106,7 @@ const BATCH_ATTEMPTS = 3;
 export async function createPlants(plants: readonly NewPlant[], by: Attribution): Promise<NewPlantOutcome[]> {
   if (plants.length === 0) return [];
   if (env().database.provider === "sqlite") {
-    const outcomes = await writeNow((write) => decideNewPlantsNow(write, plants, plants.map(() => by)));
+    const outcomes = await writeNow((write) => decideNewPlantsNow(write, plants, plants.map(() => by)), observeWriteTimes);
     // The batch may have written plant.created events.
     wakeWebhookWorker();
     announcePlantChanges();
