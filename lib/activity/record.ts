@@ -88,7 +88,7 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
   if (env().database.provider === "sqlite") {
     // One statement, whatever the number of records, with two bound values: the records travel as one JSON
     // array that SQLite reads in C. Eleven values bound a row cost a 1,000-plant batch half its speed.
-    await client.$executeRaw(sqliteRecordSql(records, occurredAt, Prisma.empty));
+    await client.$executeRaw(sqliteRecordSql(records, occurredAt));
     return;
   }
   for (let start = 0; start < records.length; start += ROWS_PER_INSERT) {
@@ -99,25 +99,13 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
 
 /** SQLite only: records `records` at `occurredAt`, in their order, as one statement of a synchronous write (lib/db/client.ts, writeNow). */
 export function recordActivityNow(write: WriteStep, records: readonly ActivityRecord[], occurredAt: Date): void {
-  if (records.length > 0) write.run(sqliteRecordSql(records, occurredAt, Prisma.empty));
+  if (records.length > 0) write.run(sqliteRecordSql(records, occurredAt));
 }
 
-/**
- * SQLite only: an INSERT that records `records` at `occurredAt` if, and only
- * if, the statement run just before it on the connection wrote a row
- * (changes(), which counts that statement's own rows, not its triggers'). Run
- * right after a one-row UPDATE or DELETE in a batch transaction, so that the
- * change and its record commit together without an interactive transaction's
- * round trips through the client.
- */
-export function recordIfWrittenSql(records: readonly ActivityRecord[], occurredAt: Date): Prisma.Sql {
-  return sqliteRecordSql(records, occurredAt, Prisma.sql`WHERE changes() > 0`);
-}
-
-/** SQLite's INSERT of `records` at `occurredAt` from one JSON array, in their order, where `condition` (a WHERE clause, or nothing) holds. */
-function sqliteRecordSql(records: readonly ActivityRecord[], occurredAt: Date, condition: Prisma.Sql): Prisma.Sql {
+/** SQLite's INSERT of `records` at `occurredAt` from one JSON array, in their order. */
+function sqliteRecordSql(records: readonly ActivityRecord[], occurredAt: Date): Prisma.Sql {
   const rows = JSON.stringify(records.map(values));
-  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ${condition} ORDER BY "key"`;
+  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ORDER BY "key"`;
 }
 
 /**

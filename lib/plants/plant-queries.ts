@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivity, recordActivityNow, recordIfWrittenSql, recordWrittenSql } from "@/lib/activity/record";
+import { type ActivityRecord, recordActivityNow, recordWrittenSql } from "@/lib/activity/record";
 import { db, isWriteConflict, Prisma, type WriteStep, type WriteTimes, writeNow } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
@@ -472,12 +472,12 @@ export async function updatePlant(id: bigint, by: Attribution, change: (stored: 
 export async function deletePlant(id: bigint, by: Attribution, check?: VersionCheck): Promise<void> {
   const record = (plant: Plant): ActivityRecord => ({ action: "plant.deleted", subjectKind: "plant", subjectId: String(id), changes: { before: plant }, by });
   if (check === undefined && env().database.provider === "sqlite") {
-    // One transaction, the writer's lock held throughout: the row the delete returns is the plant as it was.
-    const deleted = await db().$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ id: bigint; name: string; tag: string | null }[]>`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`;
-      if (row) await recordActivity(tx, [record(toPlant(row))]);
+    // One synchronous write: the row the delete returns is the plant as it was.
+    const deleted = await writeNow((write) => {
+      const [row] = write.all<DirectRow>(Prisma.sql`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`);
+      if (row) recordActivityNow(write, [record(plantFromRow(row))], new Date());
       return row;
-    });
+    }, observeWriteTimes);
     if (!deleted) throw new PlantNotFoundError(id);
   } else {
     // On PostgreSQL even an unconditional delete is read and then deleted as read: the record is built
@@ -500,10 +500,9 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
  * Makes one plant's UPDATE or DELETE (`write`, matching at most one row) and,
  * if it matched, records it at `at`; answers the rows written. On PostgreSQL
  * the two are one statement (recordWrittenSql): atomic, without an
- * interactive transaction's four round trips. On SQLite they are two
- * statements of one batch transaction, the record made only if the write
- * matched (recordIfWrittenSql): one commit, one fsync, and none of an
- * interactive transaction's work in the client.
+ * interactive transaction's four round trips. On SQLite they are one
+ * synchronous write (writeNow), the record made only if the write matched:
+ * one commit, one fsync, the lock held only to write and sync.
  */
 async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date): Promise<number> {
   if (env().database.provider === "postgresql") {
@@ -514,8 +513,11 @@ async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date
       SELECT count(*)::int AS "written" FROM "written"`;
     return row!.written;
   }
-  const [written] = await db().$transaction([db().$executeRaw(write), db().$executeRaw(recordIfWrittenSql([record], at))]);
-  return written;
+  return writeNow((step) => {
+    const written = step.run(write);
+    if (written > 0) recordActivityNow(step, [record], at);
+    return written;
+  }, observeWriteTimes);
 }
 
 /** The fields a change changed, before and after: only those (a tag removed is null after). */

@@ -1,16 +1,17 @@
 import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { createPlant, createPlants } from "@/lib/plants/plant-queries";
+import { db } from "@/lib/db/client";
+import { createPlant, createPlants, deletePlant, getPlant, listPlants, updatePlant } from "@/lib/plants/plant-queries";
 import { env } from "@/lib/server/env";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
 
-// Creates on SQLite hold the file's write lock only to write and sync
-// (issue 33): BEGIN IMMEDIATE, the statements and COMMIT in one turn of the
-// event loop. Another connection (as another worker's or a CLI's would be)
-// finds the lock free at every turn, and a create waits, without blocking,
-// while another holds it.
+// SQLite's write lock, as plant writes hold it (issue 33): only to write and
+// sync, BEGIN IMMEDIATE, the statements and COMMIT in one turn of the event
+// loop. Another connection (as another worker's or a CLI's would be) finds
+// the lock free at every turn, a write waits, without blocking, while
+// another holds it, and reads never wait for it.
 
 const database = setUpTestDatabase();
 let other: Database.Database | undefined;
@@ -26,7 +27,7 @@ function otherConnection(): Database.Database {
 
 const ferns = (from: bigint, count: number) => Array.from({ length: count }, (_, n) => ({ id: from + BigInt(n), name: `Fern ${n}` }));
 
-it("never holds the write lock from one turn of the event loop to the next while it stores plants", async () => {
+it("never holds the write lock from one turn of the event loop to the next while it stores, changes and deletes plants", async () => {
   const probe = otherConnection();
   let turns = 0;
   const busy: string[] = [];
@@ -43,15 +44,20 @@ it("never holds the write lock from one turn of the event loop to the next while
       await new Promise((resolve) => setImmediate(resolve));
     }
   })();
+  await createPlants(ferns(3_000n, 100), TEST_BY);
   const singles = ferns(1_000n, 300).map((plant) => createPlant(plant, TEST_BY));
   const batch = createPlants(ferns(2_000n, 500), TEST_BY);
-  await Promise.all([...singles, batch]);
+  const changes = ferns(3_000n, 50).map((plant) => updatePlant(plant.id, TEST_BY, (stored) => ({ ...stored, name: "Renamed" })));
+  const deletes = ferns(3_050n, 50).map((plant) => deletePlant(plant.id, TEST_BY));
+  await Promise.all([...singles, batch, ...changes, ...deletes]);
   storing = false;
   await watching;
   expect(busy).toEqual([]);
   // The probe had its turns while the plants were being stored, not only before or after.
   expect(turns).toBeGreaterThan(2);
-  expect((await storedPlants(database)).filter((plant) => plant.id >= 1_000n && plant.id < 3_000n)).toHaveLength(800);
+  const stored = await storedPlants(database);
+  expect(stored.filter((plant) => plant.id >= 1_000n && plant.id < 3_000n)).toHaveLength(800);
+  expect(stored.filter((plant) => plant.id >= 3_000n).map((plant) => plant.name)).toEqual(Array.from({ length: 50 }, () => "Renamed"));
 });
 
 it("waits while another connection holds the write lock, then stores the plant", async () => {
@@ -65,4 +71,18 @@ it("waits while another connection holds the write lock, then stores the plant",
   const { plant, released: afterRelease } = await created;
   expect(plant.status).toBe("stored");
   expect(afterRelease).toBe(true);
+});
+
+it("reads while another connection holds the write lock: no read begins a transaction", async () => {
+  const holder = otherConnection();
+  holder.exec("BEGIN IMMEDIATE");
+  try {
+    // Were any of these to take the lock, it would wait for the holder, and give up with SQLITE_BUSY after 5 s.
+    expect(await getPlant(5_000n)).toEqual({ id: 5_000n, name: "Patient fern" });
+    expect((await listPlants({ limit: 5 })).plants).toHaveLength(5);
+    expect(await db().user.findMany({ include: { passkeys: true, tokens: true } })).toEqual([]);
+    expect(await db().plant.count()).toBeGreaterThan(800);
+  } finally {
+    holder.exec("ROLLBACK");
+  }
 });
