@@ -99,7 +99,20 @@ export async function recordActivity(client: Prisma.TransactionClient, records: 
 
 /** SQLite only: records `records` at `occurredAt`, in their order, as one statement of a synchronous write (lib/db/client.ts, writeNow). */
 export function recordActivityNow(write: WriteStep, records: readonly ActivityRecord[], occurredAt: Date): void {
-  if (records.length > 0) write.run(sqliteRecordSql(records, occurredAt));
+  recordReadyNow(write, records.map(readyRecord), occurredAt);
+}
+
+/** A record's values as SQLite's INSERT reads them (JSON), made before a synchronous write so that its lock is not held to make them. */
+export type ReadyRecord = string;
+
+export const readyRecord = (record: ActivityRecord): ReadyRecord => JSON.stringify(values(record));
+
+// sqliteRecordSql's text, the same for any records and time: only its two bound values differ.
+const SQLITE_RECORD_TEXT = sqliteRecordSql([], new Date(0)).sql;
+
+/** SQLite only: records the ready records at `occurredAt`, in their order, as one statement of a synchronous write. */
+export function recordReadyNow(write: WriteStep, ready: readonly ReadyRecord[], occurredAt: Date): void {
+  if (ready.length > 0) write.run({ sql: SQLITE_RECORD_TEXT, values: [occurredAt, `[${ready.join(",")}]`] });
 }
 
 /** SQLite's INSERT of `records` at `occurredAt` from one JSON array, in their order. */

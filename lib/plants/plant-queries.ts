@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, recordActivityNow, recordWrittenSql } from "@/lib/activity/record";
-import { db, isWriteConflict, Prisma, type WriteStep, type WriteTimes, writeNow } from "@/lib/db/client";
+import { type ActivityRecord, type ReadyRecord, readyRecord, recordActivityNow, recordReadyNow, recordWrittenSql } from "@/lib/activity/record";
+import { db, isWriteConflict, Prisma, type WriteTimes, writeNow } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
 import { announcePlantChanges } from "@/lib/live/change-signal";
@@ -75,7 +75,7 @@ export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPl
  */
 function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   if (env().database.provider === "postgresql") return decideNewPlants(db(), plants, by);
-  return writeNow((write) => decideNewPlantsNow(write, plants, by), observeWriteTimes);
+  return decideNewPlantsSqlite(plants, by);
 }
 
 function observeWriteTimes({ heldSeconds, commitSeconds }: WriteTimes): void {
@@ -106,7 +106,7 @@ const BATCH_ATTEMPTS = 3;
 export async function createPlants(plants: readonly NewPlant[], by: Attribution): Promise<NewPlantOutcome[]> {
   if (plants.length === 0) return [];
   if (env().database.provider === "sqlite") {
-    const outcomes = await writeNow((write) => decideNewPlantsNow(write, plants, plants.map(() => by)), observeWriteTimes);
+    const outcomes = await decideNewPlantsSqlite(plants, plants.map(() => by));
     // The batch may have written plant.created events.
     wakeWebhookWorker();
     announcePlantChanges();
@@ -148,31 +148,35 @@ const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 type Client = Prisma.TransactionClient;
 
 /**
- * SQLite's decideNewPlants, as statements of one synchronous write: each
- * plant stored if its id is free, else the stored plant is read and it is the
- * same plant or a conflict; of two plants with one id, the first is stored
- * and the second meets it. The write lock is held throughout, so an id found
+ * SQLite's decideNewPlants, as one synchronous write (writeNow): each plant
+ * stored if its id is free, else the stored plant is read and it is the same
+ * plant or a conflict; of two plants with one id, the first is stored and
+ * the second meets it. The write lock is held throughout, so an id found
  * taken is still taken when it is read. Those stored are recorded, in their
- * order, by their own attributions.
+ * order, by their own attributions. The statements' values and the records
+ * are made first: the lock is held only to run the statements and commit.
  */
-function decideNewPlantsNow(write: WriteStep, plants: readonly NewPlant[], by: readonly Attribution[]): NewPlantOutcome[] {
+function decideNewPlantsSqlite(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   const createdAt = new Date();
-  const records: ActivityRecord[] = [];
-  const outcomes = plants.map((plant, index): NewPlantOutcome => {
-    const inserted = write.run(Prisma.sql`
-      INSERT INTO "plants" ("id", "name", "tag", "created_at") VALUES (${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})
-      ON CONFLICT ("id") DO NOTHING`);
-    if (inserted === 0) {
-      const [row] = write.all<DirectRow>(Prisma.sql`SELECT "id", "name", "tag", "version", "created_at" FROM "plants" WHERE "id" = ${plant.id}`);
-      return outcomeBeside(plant, { ...plantFromRow(row!), tag: optionalStringCell(row!.tag), version: Number(bigintCell(row!.version)), createdAt: dateCell(row!.created_at) });
-    }
-    records.push(createdRecord(plant, by[index]!));
-    // A new row is at version 1 (the column's default).
-    return { status: "stored", plant: toPlant(plant), version: 1, createdAt };
-  });
-  recordActivityNow(write, records, createdAt);
-  return outcomes;
+  const inserts = plants.map((plant) => ({ sql: INSERT_PLANT, values: [plant.id, plant.name, plant.tag ?? null, createdAt] }));
+  const records = plants.map((plant, index) => readyRecord(createdRecord(plant, by[index]!)));
+  return writeNow((write) => {
+    const stored: ReadyRecord[] = [];
+    const outcomes = plants.map((plant, index): NewPlantOutcome => {
+      if (write.run(inserts[index]!) === 0) {
+        const [row] = write.all<DirectRow>({ sql: ONE_PLANT.sql, values: [plant.id] });
+        return outcomeBeside(plant, { ...plantFromRow(row!), tag: optionalStringCell(row!.tag), version: Number(bigintCell(row!.version)), createdAt: dateCell(row!.created_at) });
+      }
+      stored.push(records[index]!);
+      // A new row is at version 1 (the column's default).
+      return { status: "stored", plant: toPlant(plant), version: 1, createdAt };
+    });
+    recordReadyNow(write, stored, createdAt);
+    return outcomes;
+  }, observeWriteTimes);
 }
+
+const INSERT_PLANT = `INSERT INTO "plants" ("id", "name", "tag", "created_at") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING`;
 
 const createdRecord = (plant: NewPlant, by: Attribution): ActivityRecord => ({
   action: "plant.created",
