@@ -1,5 +1,6 @@
 import type { PrismaPg } from "@prisma/adapter-pg";
 import type { DatabaseConfig } from "@/lib/db/database-url";
+import type { PostgresStatement } from "@/lib/db/postgres-writes";
 import { closeDirectReads } from "@/lib/db/direct-reads";
 import { SQLITE_TRANSACTION_OPTIONS, sqliteAdapter, type WriteStep, type WriteTimes } from "@/lib/db/sqlite";
 import { PrismaClient as PostgresPrismaClient } from "@/lib/generated/postgres/client";
@@ -97,4 +98,18 @@ export function isWriteConflict(error: unknown): boolean {
   if (!(error instanceof Error) || error.name !== "DriverAdapterError") return false;
   const { cause } = error as { cause?: unknown };
   return typeof cause === "object" && cause !== null && "kind" in cause && cause.kind === "TransactionWriteConflict";
+}
+
+let postgresWrites: Promise<typeof import("@/lib/db/postgres-writes")> | undefined;
+
+/**
+ * PostgreSQL only: runs one statement that writes (and commits alone) on the
+ * process's pool, not through Prisma (lib/db/postgres-writes.ts); answers its
+ * rows, int8 as text. Its module (and pg) loads with the first such write.
+ */
+export async function writeOnPostgres<Row>(statement: PostgresStatement): Promise<Row[]> {
+  const database = env().database;
+  if (database.provider !== "postgresql") throw new Error(`writeOnPostgres is PostgreSQL's; DATABASE_URL names ${database.provider}`);
+  postgresWrites ??= import("@/lib/db/postgres-writes");
+  return (await postgresWrites).writeOnPool<Row>(database.url, statement);
 }

@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
 import { type ActivityRecord, type ReadyRecord, readyRecord, recordActivityNow, recordReadyNow, recordWrittenSql } from "@/lib/activity/record";
-import { db, isWriteConflict, Prisma, type WriteTimes, writeNow } from "@/lib/db/client";
+import { db, isWriteConflict, Prisma, type WriteTimes, writeNow, writeOnPostgres } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
 import { announcePlantChanges } from "@/lib/live/change-signal";
@@ -74,7 +74,7 @@ export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPl
  * one commit and one fsync.
  */
 function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
-  if (env().database.provider === "postgresql") return decideNewPlants(db(), plants, by);
+  if (env().database.provider === "postgresql") return decideNewPlants(undefined, plants, by);
   return decideNewPlantsSqlite(plants, by);
 }
 
@@ -192,9 +192,11 @@ const createdRecord = (plant: NewPlant, by: Attribution): ActivityRecord => ({
  * otherwise; of two plants with one id, the first is inserted and the second
  * meets it as stored. One outcome per plant, in order. Each one stored now is
  * recorded, by its own attribution (`by`, one per plant), in the statement
- * that stores it.
+ * that stores it. In the caller's transaction (`client`, a batch's), or
+ * without one (undefined, the group commit's): then each statement commits
+ * alone, on the pool itself rather than through Prisma (lib/db/postgres-writes.ts).
  */
-async function decideNewPlants(client: Client, plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
+async function decideNewPlants(client: Client | undefined, plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
   const outcomes = new Array<NewPlantOutcome>(plants.length);
   let undecided = plants.map((_, index) => index);
   while (undecided.length > 0) {
@@ -207,7 +209,7 @@ async function decideNewPlants(client: Client, plants: readonly NewPlant[], by: 
       outcomes[index] = { status: "stored", plant: toPlant(plants[index]!), version: 1, createdAt };
       return false;
     });
-    const stored = await findStored(client, taken.map((index) => plants[index]!.id));
+    const stored = await findStored(client ?? db(), taken.map((index) => plants[index]!.id));
     // A plant deleted since the insert found its id taken is tried again as a new plant.
     undecided = taken.filter((index) => {
       const plant = plants[index]!;
@@ -258,7 +260,7 @@ export async function previewCreatePlants(plants: readonly NewPlant[]): Promise<
  * kept. Rows go in ascending id order (a stable sort), so writers that meet
  * take the ids' locks in one order and cannot deadlock.
  */
-async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribution }[], createdAt: Date): Promise<Set<bigint>> {
+async function insertNew(client: Client | undefined, inputs: { plant: NewPlant; by: Attribution }[], createdAt: Date): Promise<Set<bigint>> {
   const sorted = [...inputs].sort((a, b) => compareIds(a.plant.id, b.plant.id));
   const rows = sorted.map(({ plant }) => Prisma.sql`(${plant.id}, ${plant.name}, ${plant.tag ?? null}, ${createdAt})`);
   // Of two inputs with one id, the first is the one inserted, and the one recorded.
@@ -266,7 +268,7 @@ async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribut
   for (const { plant, by } of sorted) {
     if (!records.has(plant.id)) records.set(plant.id, createdRecord(plant, by));
   }
-  const inserted = await client.$queryRaw<{ id: bigint }[]>`
+  const statement = Prisma.sql`
     WITH "inserted" AS (
       INSERT INTO plants (id, name, tag, created_at) VALUES ${Prisma.join(rows)}
       ON CONFLICT (id) DO NOTHING RETURNING id, created_at
@@ -274,7 +276,8 @@ async function insertNew(client: Client, inputs: { plant: NewPlant; by: Attribut
       ${recordWrittenSql([...records.values()], Prisma.sql`"inserted"`, Prisma.sql`"inserted"."created_at"`)}
     )
     SELECT id FROM "inserted"`;
-  return new Set(inserted.map((row) => row.id));
+  const inserted = client ? await client.$queryRaw<{ id: bigint }[]>(statement) : await writeOnPostgres<{ id: string }>(statement);
+  return new Set(inserted.map((row) => BigInt(row.id)));
 }
 
 type StoredRow = { id: bigint; name: string; tag: string | null; version: number; createdAt: Date };
@@ -510,11 +513,11 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
  */
 async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date): Promise<number> {
   if (env().database.provider === "postgresql") {
-    const [row] = await db().$queryRaw<{ written: number }[]>`
+    const [row] = await writeOnPostgres<{ written: number }>(Prisma.sql`
       WITH "written" AS (${write} RETURNING "id"), "recorded" AS (
         ${recordWrittenSql([record], Prisma.sql`"written"`, Prisma.sql`${at}::timestamp(3)`)}
       )
-      SELECT count(*)::int AS "written" FROM "written"`;
+      SELECT count(*)::int AS "written" FROM "written"`);
     return row!.written;
   }
   return writeNow((step) => {
