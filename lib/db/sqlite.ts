@@ -170,26 +170,29 @@ function waitForTransactions(adapter: Adapter, connection: Database.Database, st
       throw error;
     }
   };
-  // Not through the adapter: an interactive transaction awaits Prisma between its statements, and the
-  // write lock, held across those awaits, was held about four times the fsync (issue 33).
+  // Not through the adapter: an interactive transaction runs Prisma's engine between its statements with
+  // the lock held. With two workers a create held it 3 to 4 ms a commit that way, 1.5 to 2 ms this way
+  // (BENCH_SCALING=profile, issue 33).
   const beginNow = async () => void connection.exec("BEGIN IMMEDIATE");
   return (run, timed) =>
     alone(async (busyDeadline) => {
       await untilNotBusy(beginNow, busyDeadline);
       // From here to COMMIT nothing is awaited: the lock is held only to write and sync.
       const begun = performance.now();
+      let result;
+      let committing;
       try {
-        const result = run(step);
-        const committing = performance.now();
+        result = run(step);
+        committing = performance.now();
         connection.exec("COMMIT");
-        const committed = performance.now();
-        timed?.({ heldSeconds: (committed - begun) / 1000, commitSeconds: (committed - committing) / 1000 });
-        return result;
       } catch (error) {
         // A failed COMMIT (a full disk) may have ended the transaction itself.
         if (connection.inTransaction) connection.exec("ROLLBACK");
         throw error;
       }
+      const committed = performance.now();
+      timed?.({ heldSeconds: (committed - begun) / 1000, commitSeconds: (committed - committing) / 1000 });
+      return result;
     });
 }
 
