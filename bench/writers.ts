@@ -1,8 +1,11 @@
-import { fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
+import cluster from "node:cluster";
 import path from "node:path";
 import type { WriterReport } from "@/bench/writer-process";
 import { spread } from "@/bench/load";
 import { migrate } from "@/lib/db/migrate";
+import { storePlantsForWorkers } from "@/lib/plants/plant-writer";
+import { WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { appEnv } from "@/test/support/app-env";
 import { makeTestDatabase } from "@/test/support/test-database";
 
@@ -28,26 +31,50 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function round(writers: number): Promise<Round> {
+/** The child's next message that `wanted` picks: a cluster worker's channel also carries its plants to the primary. */
+function nextMessage<T>(child: ChildProcess, wanted: (message: unknown) => message is T): Promise<T>;
+function nextMessage(child: ChildProcess, wanted: (message: unknown) => boolean): Promise<unknown>;
+function nextMessage(child: ChildProcess, wanted: (message: unknown) => boolean): Promise<unknown> {
+  return new Promise((resolve) => {
+    const heard = (message: unknown) => {
+      if (!wanted(message)) return;
+      child.off("message", heard);
+      resolve(message);
+    };
+    child.on("message", heard);
+  });
+}
+
+const isReport = (message: unknown): message is WriterReport => typeof message === "object" && message !== null && "latencies" in message;
+
+/** `writers` processes; with `throughPrimary`, cluster workers whose new plants this process, their primary, stores (lib/plants/plant-writer.ts). */
+async function round(writers: number, { throughPrimary = false } = {}): Promise<Round> {
   const database = await makeTestDatabase("sqlite");
+  let plantWriter: ReturnType<typeof storePlantsForWorkers> | undefined;
   try {
     await migrate(database.config);
+    const config = database.config;
+    if (config.provider !== "sqlite") throw new Error("the writers bench is SQLite's");
+    const script = path.join(ROOT, "bench/writer-process.ts");
+    const envOf = (index: number) =>
+      appEnv(database, { WRITER_FIRST_ID: String(BigInt(index + 1) * IDS_PER_WRITER), WRITER_SECONDS: String(SECONDS), WRITER_IN_FLIGHT: String(IN_FLIGHT) });
+    if (throughPrimary) {
+      plantWriter = storePlantsForWorkers(config.path);
+      cluster.setupPrimary({ exec: script, execArgv: ["--import", "tsx"], cwd: ROOT });
+    }
     const children = Array.from({ length: writers }, (_, index) =>
-      fork(path.join(ROOT, "bench/writer-process.ts"), {
-        execArgv: ["--import", "tsx"],
-        cwd: ROOT,
-        env: appEnv(database, { WRITER_FIRST_ID: String(BigInt(index + 1) * IDS_PER_WRITER), WRITER_SECONDS: String(SECONDS), WRITER_IN_FLIGHT: String(IN_FLIGHT) }),
-        serialization: "advanced",
-      }),
+      plantWriter
+        ? cluster.fork({ ...envOf(index), [WORKER_PLACE_VARIABLE]: String(index), ...plantWriter.workerEnv }).process
+        : fork(script, { execArgv: ["--import", "tsx"], cwd: ROOT, env: envOf(index) }),
     );
     const exited = children.map(
       (child) => new Promise<void>((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`a writer exited with ${code}`))))),
     );
     // A writer that fails ends the round at once, whatever it was waited for.
     const failed = Promise.all(exited).then(() => new Promise<never>(() => {}));
-    await Promise.race([failed, Promise.all(children.map((child) => new Promise<void>((resolve) => child.once("message", () => resolve()))))]);
+    await Promise.race([failed, Promise.all(children.map((child) => nextMessage(child, (message) => message === "ready")))]);
     const started = performance.now();
-    const reports = Promise.all(children.map((child) => new Promise<WriterReport>((resolve) => child.once("message", (report) => resolve(report as WriterReport)))));
+    const reports = Promise.all(children.map((child) => nextMessage(child, isReport)));
     for (const child of children) child.send("go");
     const answered = await Promise.race([failed, reports]);
     const elapsed = (performance.now() - started) / 1000;
@@ -60,20 +87,24 @@ async function round(writers: number): Promise<Round> {
     const latencies = answered.flatMap((report) => report.latencies).sort((a, b) => a - b);
     return { plantsPerSecond: stored / elapsed, p99: percentile(latencies, 99) };
   } finally {
+    plantWriter?.close();
     await database.drop();
   }
 }
 
 export async function benchWriters(): Promise<void> {
-  console.log(`BENCH_SCALING=writers: ${WRITERS} processes against 1 on one SQLite file, ${IN_FLIGHT} creates in flight each, ${ROUNDS} rounds of ${SECONDS} s`);
-  const ratios: number[] = [];
+  console.log(
+    `BENCH_SCALING=writers: ${WRITERS} processes against 1 on one SQLite file, each writing its own plants and as cluster workers whose primary writes them all, ${IN_FLIGHT} creates in flight each, ${ROUNDS} rounds of ${SECONDS} s`,
+  );
+  const [ownRatios, primaryRatios] = [[] as number[], [] as number[]];
+  const show = ({ plantsPerSecond, p99 }: Round) => `${plantsPerSecond.toFixed(0)} plants/s (p99 ${p99.toFixed(1)} ms)`;
   for (let index = 0; index < ROUNDS; index++) {
     const one = await round(1);
-    const many = await round(WRITERS);
-    ratios.push(many.plantsPerSecond / one.plantsPerSecond);
-    console.log(
-      `  round ${index + 1}: 1 process ${one.plantsPerSecond.toFixed(0)} plants/s (p99 ${one.p99.toFixed(1)} ms), ${WRITERS} processes ${many.plantsPerSecond.toFixed(0)} plants/s (p99 ${many.p99.toFixed(1)} ms)`,
-    );
+    const own = await round(WRITERS);
+    const primary = await round(WRITERS, { throughPrimary: true });
+    ownRatios.push(own.plantsPerSecond / one.plantsPerSecond);
+    primaryRatios.push(primary.plantsPerSecond / one.plantsPerSecond);
+    console.log(`  round ${index + 1}: 1 process ${show(one)}; ${WRITERS} writing their own ${show(own)}; ${WRITERS} through the primary ${show(primary)}`);
   }
-  console.log(`  ${WRITERS} processes against 1: ${spread(ratios)}`);
+  console.log(`  ${WRITERS} processes against 1: writing their own ${spread(ownRatios)}, through the primary ${spread(primaryRatios)}`);
 }

@@ -1,4 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
+import { ACTIVITY_COLUMNS, type ReadyRecord, recordReadyNow, SQLITE_JSON_VALUES } from "@/lib/activity/record-now";
 import { Prisma, type WriteStep } from "@/lib/db/client";
 import { stringifyExactJson } from "@/lib/json/exact-json";
 import { env } from "@/lib/server/env";
@@ -66,9 +67,7 @@ export type ActivityRecord = { action: ActivityAction; subjectKind: SubjectKind;
 // On PostgreSQL, a few records bound as values: twelve bound values a row, far below its limit of 65535.
 const ROWS_PER_INSERT = 500;
 
-const COLUMNS = Prisma.raw(
-  '"occurred_at", "action", "actor_kind", "actor_user_id", "actor_token_id", "actor_name", "client_address", "user_agent", "request_id", "subject_kind", "subject_id", "changes"',
-);
+const COLUMNS = Prisma.raw(ACTIVITY_COLUMNS);
 
 /** A record's values but the time, in COLUMNS' order after occurred_at. */
 function values(record: ActivityRecord): unknown[] {
@@ -79,8 +78,6 @@ function values(record: ActivityRecord): unknown[] {
   return [record.action, actor.kind, userId, tokenId, name, origin?.clientAddress ?? null, origin?.userAgent ?? null, origin?.requestId ?? null, record.subjectKind, record.subjectId, stringifyExactJson(record.changes)];
 }
 
-// SQLite reads a record's values but the time from its row of the JSON array recordActivity binds.
-const SQLITE_JSON_VALUES = Prisma.raw(Array.from({ length: 11 }, (_, index) => `json_extract("value", '$[${index}]')`).join(", "));
 
 /** Records `records` in `client`'s transaction, all at `occurredAt`, in their order (ids count up). */
 export async function recordActivity(client: Prisma.TransactionClient, records: readonly ActivityRecord[], occurredAt = new Date()): Promise<void> {
@@ -102,23 +99,13 @@ export function recordActivityNow(write: WriteStep, records: readonly ActivityRe
   recordReadyNow(write, records.map(readyRecord), occurredAt);
 }
 
-/** A record's values as SQLite's INSERT reads them (JSON), made before a synchronous write so that its lock is not held to make them. */
-export type ReadyRecord = string;
-
+/** A record's values but the time as SQLite's INSERT reads them (lib/activity/record-now.ts). */
 export const readyRecord = (record: ActivityRecord): ReadyRecord => JSON.stringify(values(record));
-
-// sqliteRecordSql's text, the same for any records and time: only its two bound values differ.
-const SQLITE_RECORD_TEXT = sqliteRecordSql([], new Date(0)).sql;
-
-/** SQLite only: records the ready records at `occurredAt`, in their order, as one statement of a synchronous write. */
-export function recordReadyNow(write: WriteStep, ready: readonly ReadyRecord[], occurredAt: Date): void {
-  if (ready.length > 0) write.run({ sql: SQLITE_RECORD_TEXT, values: [occurredAt, `[${ready.join(",")}]`] });
-}
 
 /** SQLite's INSERT of `records` at `occurredAt` from one JSON array, in their order. */
 function sqliteRecordSql(records: readonly ActivityRecord[], occurredAt: Date): Prisma.Sql {
   const rows = JSON.stringify(records.map(values));
-  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${SQLITE_JSON_VALUES} FROM json_each(${rows}) ORDER BY "key"`;
+  return Prisma.sql`INSERT INTO "activity" (${COLUMNS}) SELECT ${occurredAt}, ${Prisma.raw(SQLITE_JSON_VALUES)} FROM json_each(${rows}) ORDER BY "key"`;
 }
 
 /**

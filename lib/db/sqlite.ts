@@ -126,18 +126,8 @@ type Adapter = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
  */
 function waitForTransactions(adapter: Adapter, connection: Database.Database, step: WriteStep): WriteNow {
   const acquire = createLock();
-  const alone = async <T>(run: (busyDeadline: number) => Promise<T>): Promise<T> => {
-    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-    const release = await acquire();
-    try {
-      return await run(busyDeadline);
-    } finally {
-      release();
-    }
-  };
+  const alone = aloneOn(acquire);
   const { queryRaw, executeRaw, executeScript, startTransaction } = adapter;
-  const untilNotBusy = <T>(attempt: () => Promise<T>, busyDeadline: number): Promise<T> =>
-    attempt().catch((error: unknown) => waitWhileBusy(error, attempt, busyDeadline));
   adapter.queryRaw = (query) => alone((busyDeadline) => untilNotBusy(() => queryRaw.call(adapter, query), busyDeadline));
   adapter.executeRaw = (query) => alone((busyDeadline) => untilNotBusy(() => executeRaw.call(adapter, query), busyDeadline));
   // Not tried again: each statement of a script commits on its own, and those before the busy one would run twice.
@@ -173,6 +163,30 @@ function waitForTransactions(adapter: Adapter, connection: Database.Database, st
   // Not through the adapter: an interactive transaction runs Prisma's engine between its statements with
   // the lock held. With two workers a create held it 3 to 4 ms a commit that way, 1.5 to 2 ms this way
   // (BENCH_SCALING=profile, issue 33).
+  return writesNow(connection, alone, step);
+}
+
+type Alone = <T>(run: (busyDeadline: number) => Promise<T>) => Promise<T>;
+
+/** Runs `run` holding this process's lock on its connection; `busyDeadline` is when a wait for another process gives up. */
+function aloneOn(acquire: () => Promise<() => void>): Alone {
+  return async (run) => {
+    const busyDeadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+    const release = await acquire();
+    try {
+      return await run(busyDeadline);
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Attempts again, on timers, what met another process's lock (waitWhileBusy). */
+const untilNotBusy = <T>(attempt: () => Promise<T>, busyDeadline: number): Promise<T> =>
+  attempt().catch((error: unknown) => waitWhileBusy(error, attempt, busyDeadline));
+
+/** WriteNow on `connection`, each write holding this process's lock on it (`alone`). */
+function writesNow(connection: Database.Database, alone: Alone, step: WriteStep): WriteNow {
   const beginNow = async () => void connection.exec("BEGIN IMMEDIATE");
   return (run, timed) =>
     alone(async (busyDeadline) => {
@@ -292,6 +306,24 @@ function keepStatementsPrepared(connection: Database.Database): void {
  * are the default's, for waiting behind this process's own transactions.
  */
 export const SQLITE_TRANSACTION_OPTIONS = { maxWait: SQLITE_BUSY_TIMEOUT_MS + 2_000 };
+
+/**
+ * A connection of its own to the SQLite file at `databasePath` (made and
+ * migrated already), with the app's pragmas, that writes only by writeNow:
+ * the cluster primary's plant writer (lib/plants/plant-writer.ts).
+ */
+export function openSqliteWriter(databasePath: string): { writeNow: WriteNow; close(): void } {
+  const connection = new Database(databasePath, { fileMustExist: true, timeout: 0 });
+  try {
+    // At start, before any request: a wait here blocks nothing that serves.
+    connection.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}; ${SQLITE_PRAGMAS} PRAGMA busy_timeout = 0;`);
+    connection.defaultSafeIntegers(true);
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+  return { writeNow: writesNow(connection, aloneOn(createLock()), writeStep(connection)), close: () => connection.close() };
+}
 
 /** Prisma's driver adapter for the SQLite file at `databasePath`, with the settings above; once Prisma has connected it, its writeNow writes in one step. */
 export function sqliteAdapter(databasePath: string): PrismaBetterSqlite3 & { readonly writeNow: WriteNow | undefined } {

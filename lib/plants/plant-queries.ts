@@ -1,5 +1,7 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { type ActivityRecord, type ReadyRecord, readyRecord, recordActivityNow, recordReadyNow, recordWrittenSql } from "@/lib/activity/record";
+import { type ActivityRecord, readyRecord, recordActivityNow, recordWrittenSql } from "@/lib/activity/record";
+import { type NewPlantInput, storeNewPlantsNow } from "@/lib/plants/new-plants-now";
+import { type CommitFigures, primaryStoresPlants, storeThroughPrimary, type StoredThroughPrimary } from "@/lib/plants/plant-writer";
 import { db, isWriteConflict, Prisma, type WriteTimes, writeNow, writeOnPostgres } from "@/lib/db/client";
 import { bigintCell, type Cell, dateCell, type DirectRow, directQuery, optionalDateCell, optionalStringCell, readRows, stringCell } from "@/lib/db/direct-reads";
 import { groupCommit } from "@/lib/db/group-commit";
@@ -48,7 +50,6 @@ export type CreatedPlant = VersionedPlant & { status: "stored" | "already stored
  * last was written, and it holds the lock only for its statements and fsync.
  */
 const storeAttributed = groupCommit(async (inputs: { plant: NewPlant; by: Attribution }[]) => {
-  metrics().groupCommitBatch.observe(inputs.length);
   try {
     const outcomes = await decideAttributed(inputs.map((input) => input.plant), inputs.map((input) => input.by));
     return outcomes.map((outcome) =>
@@ -74,11 +75,14 @@ export const createPlant = (plant: NewPlant, by: Attribution): Promise<CreatedPl
  * one commit and one fsync.
  */
 function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
-  if (env().database.provider === "postgresql") return decideNewPlants(undefined, plants, by);
-  return decideNewPlantsSqlite(plants, by);
+  if (env().database.provider === "sqlite") return decideNewPlantsSqlite(plants, by);
+  metrics().groupCommitBatch.observe(plants.length);
+  return decideNewPlants(undefined, plants, by);
 }
 
-function observeWriteTimes({ heldSeconds, commitSeconds }: WriteTimes): void {
+/** A SQLite commit's figures, counted once, in the process that asked for it. */
+function observeCommit({ plants, heldSeconds, commitSeconds }: CommitFigures): void {
+  metrics().groupCommitBatch.observe(plants);
   metrics().sqliteWriteLockHeld.observe(heldSeconds);
   metrics().sqliteCommit.observe(commitSeconds);
 }
@@ -106,7 +110,8 @@ const BATCH_ATTEMPTS = 3;
 export async function createPlants(plants: readonly NewPlant[], by: Attribution): Promise<NewPlantOutcome[]> {
   if (plants.length === 0) return [];
   if (env().database.provider === "sqlite") {
-    const outcomes = await decideNewPlantsSqlite(plants, plants.map(() => by));
+    // A batch is written here, in a transaction of its own, whatever the number of workers.
+    const outcomes = await decideNewPlantsSqlite(plants, plants.map(() => by), { here: true });
     // The batch may have written plant.created events.
     wakeWebhookWorker();
     announcePlantChanges();
@@ -148,35 +153,29 @@ const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 type Client = Prisma.TransactionClient;
 
 /**
- * SQLite's decideNewPlants, as one synchronous write (writeNow): each plant
- * stored if its id is free, else the stored plant is read and it is the same
- * plant or a conflict; of two plants with one id, the first is stored and
- * the second meets it. The write lock is held throughout, so an id found
- * taken is still taken when it is read. Those stored are recorded, in their
- * order, by their own attributions. The statements' values and the records
- * are made first: the lock is held only to run the statements and commit.
+ * SQLite's decideNewPlants: the plants stored in one synchronous write
+ * (lib/plants/new-plants-now.ts), here or, in a worker of several, by the
+ * cluster primary for every worker at once (lib/plants/plant-writer.ts);
+ * each result then decided as decideNewPlants decides it. The records are
+ * made first: the lock is held only to run the statements and commit.
  */
-function decideNewPlantsSqlite(plants: readonly NewPlant[], by: readonly Attribution[]): Promise<NewPlantOutcome[]> {
-  const createdAt = new Date();
-  const inserts = plants.map((plant) => ({ sql: INSERT_PLANT, values: [plant.id, plant.name, plant.tag ?? null, createdAt] }));
-  const records = plants.map((plant, index) => readyRecord(createdRecord(plant, by[index]!)));
-  return writeNow((write) => {
-    const stored: ReadyRecord[] = [];
-    const outcomes = plants.map((plant, index): NewPlantOutcome => {
-      if (write.run(inserts[index]!) === 0) {
-        const [row] = write.all<DirectRow>({ sql: ONE_PLANT.sql, values: [plant.id] });
-        return outcomeBeside(plant, { ...plantFromRow(row!), tag: optionalStringCell(row!.tag), version: Number(bigintCell(row!.version)), createdAt: dateCell(row!.created_at) });
-      }
-      stored.push(records[index]!);
-      // A new row is at version 1 (the column's default).
-      return { status: "stored", plant: toPlant(plant), version: 1, createdAt };
-    });
-    recordReadyNow(write, stored, createdAt);
-    return outcomes;
-  }, observeWriteTimes);
+async function decideNewPlantsSqlite(plants: readonly NewPlant[], by: readonly Attribution[], { here = false } = {}): Promise<NewPlantOutcome[]> {
+  const inputs = plants.map((plant, index) => ({ plant, record: readyRecord(createdRecord(plant, by[index]!)) }));
+  const { createdAt, results, commit } = !here && primaryStoresPlants() ? await storeThroughPrimary(inputs) : await storeHere(inputs);
+  if (commit) observeCommit(commit);
+  return results.map((result, index): NewPlantOutcome => {
+    const plant = plants[index]!;
+    // A new row is at version 1 (the column's default).
+    return result.stored ? { status: "stored", plant: toPlant(plant), version: 1, createdAt } : outcomeBeside(plant, { id: plant.id, ...result.row });
+  });
 }
 
-const INSERT_PLANT = `INSERT INTO "plants" ("id", "name", "tag", "created_at") VALUES (?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING`;
+async function storeHere(inputs: NewPlantInput[]): Promise<StoredThroughPrimary> {
+  const createdAt = new Date();
+  let times: WriteTimes | undefined;
+  const results = await writeNow((write) => storeNewPlantsNow(write, inputs, createdAt), (measured) => (times = measured));
+  return { createdAt, results, commit: times && { ...times, plants: inputs.length } };
+}
 
 const createdRecord = (plant: NewPlant, by: Attribution): ActivityRecord => ({
   action: "plant.created",
@@ -484,7 +483,7 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
       const [row] = write.all<DirectRow>(Prisma.sql`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`);
       if (row) recordActivityNow(write, [record(plantFromRow(row))], new Date());
       return row;
-    }, observeWriteTimes);
+    });
     if (!deleted) throw new PlantNotFoundError(id);
   } else {
     // On PostgreSQL even an unconditional delete is read and then deleted as read: the record is built
@@ -524,7 +523,7 @@ async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date
     const written = step.run(write);
     if (written > 0) recordActivityNow(step, [record], at);
     return written;
-  }, observeWriteTimes);
+  });
 }
 
 /** The fields a change changed, before and after: only those (a tag removed is null after). */

@@ -3,6 +3,7 @@ import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
 import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { relayChangeWakes } from "@/lib/live/cluster-wake";
+import { storePlantsForWorkers } from "@/lib/plants/plant-writer";
 import { SETTLED_MS, WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
 import { flushLog, log } from "@/lib/server/log";
@@ -30,6 +31,7 @@ import { isStopSignal, onStopSignal, type StopSignal } from "@/lib/server/stop-s
 // before it serves if it was still starting, and the primary exits 0 once all have exited 0;
 // the backups take no more at once, and one under way is not waited for (as
 // lib/server/shutdown.ts says why).
+// On SQLite it stores the workers' new plants, all of theirs in each commit (lib/plants/plant-writer.ts).
 // It never loads Next.js, React or Prisma's client: about 60 MB resident (measured, docs/operations.md).
 
 // A worker that dies within SETTLED_MS (lib/server/cluster-role.ts) may die again at once, and its
@@ -49,6 +51,8 @@ export async function runPrimary(count: number): Promise<void> {
   if (config.database.provider === "sqlite") new RateLimiterClusterMaster();
   // SQLite: a worker's word that it committed plant changes reaches the others' streams at once.
   if (config.database.provider === "sqlite") relayChangeWakes();
+  // SQLite: the workers' new plants are stored here, together (lib/plants/plant-writer.ts).
+  const plantWriter = config.database.provider === "sqlite" ? storePlantsForWorkers(config.database.path) : undefined;
   // Before any worker: a primary that cannot open its metrics listener stops before a request is taken.
   const metricsServer = config.metrics ? await serveMetrics(config.metrics, clusterMetrics()) : undefined;
   const backupSchedule = configuredBackupSchedule();
@@ -63,7 +67,7 @@ export async function runPrimary(count: number): Promise<void> {
   let failed = false;
 
   function fork(place: number, quickDeaths: number): void {
-    const worker = cluster.fork({ [WORKER_PLACE_VARIABLE]: String(place) });
+    const worker = cluster.fork({ [WORKER_PLACE_VARIABLE]: String(place), ...plantWriter?.workerEnv });
     places.set(place, { worker, forkedAt: Date.now(), quickDeaths });
     worker.once("listening", () => {
       // A replacement's listening starts nothing: the server started when the first worker of each place listened.
@@ -131,6 +135,7 @@ export async function runPrimary(count: number): Promise<void> {
 
   async function finish(): Promise<void> {
     metricsServer?.close();
+    plantWriter?.close();
     log.info("shut down", { workers: count, failed });
     await flushLog();
     process.exit(failed ? 1 : 0);

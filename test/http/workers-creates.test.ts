@@ -1,3 +1,5 @@
+import { readdirSync, readlinkSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, createToken, startApp } from "@/test/support/app-server";
 import { storedPlants } from "@/test/support/test-database";
@@ -62,6 +64,44 @@ describe("creates of one id racing through both workers", () => {
       expect(outcomes.filter((each) => each === 409)).toHaveLength(10);
       expect(await distinctWorkers(app, attempts.map(({ answer }) => answer))).toEqual([0, 1]);
     }
+  });
+});
+
+describe("a create through either worker, stored by the primary's writer", () => {
+  // On PostgreSQL each worker writes its own, on its own connections.
+  it.skipIf(process.env.TEST_DATABASE === "postgresql")("is written on SQLite by the primary, which holds a connection to the file of its own", () => {
+    const config = app.database.config;
+    if (config.provider !== "sqlite") throw new Error("a SQLite test");
+    const primary = app.pid()!;
+    const open = readdirSync(`/proc/${primary}/fd`).map((fd) => {
+      try {
+        return readlinkSync(`/proc/${primary}/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    });
+    expect(open).toContain(path.resolve(config.path));
+  });
+
+  it("keeps an id past 2^53 and its tag exact, and records it as the token's, with the request's id", async () => {
+    const answers = await Promise.all(
+      [9_007_199_254_740_993n, 9_223_372_036_854_775_807n].flatMap((id) => [0, 1].map((n) => create(`{"id":${id + BigInt(n) * -2n},"name":"Exact","tag":"edge ${n}"}`))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((answer) => answer.body)).toEqual([
+      `{"id":9007199254740993,"name":"Exact","tag":"edge 0"}`,
+      `{"id":9007199254740991,"name":"Exact","tag":"edge 1"}`,
+      `{"id":9223372036854775807,"name":"Exact","tag":"edge 0"}`,
+      `{"id":9223372036854775805,"name":"Exact","tag":"edge 1"}`,
+    ]);
+    const history = await send(`${app.url}/plants/9007199254740993/history`, { headers: { authorization: `Bearer ${token}` } });
+    expect(history.status).toBe(200);
+    expect(history.body).toContain(`"after":{"id":9007199254740993,"name":"Exact","tag":"edge 0"}`);
+    expect(history.body).toContain(`"requestId":"${answers[0]!.requestId}"`);
+    expect(await storedPlants(app.database, { from: 9_007_199_254_740_991n, to: 9_007_199_254_740_993n })).toEqual([
+      { id: 9_007_199_254_740_991n, name: "Exact", tag: "edge 1" },
+      { id: 9_007_199_254_740_993n, name: "Exact", tag: "edge 0" },
+    ]);
   });
 });
 
