@@ -81,8 +81,13 @@ function decideAttributed(plants: readonly NewPlant[], by: readonly Attribution[
 }
 
 /** A SQLite commit's figures, counted once, in the process that asked for it. */
-function observeCommit({ plants, heldSeconds, commitSeconds }: CommitFigures): void {
+function observeCommit({ plants, ...times }: CommitFigures): void {
   metrics().groupCommitBatch.observe(plants);
+  observeWriteLock(times);
+}
+
+/** How long one of SQLite's plant writes (new plants, a change, a delete) held the write lock, and its COMMIT's share. */
+function observeWriteLock({ heldSeconds, commitSeconds }: WriteTimes): void {
   metrics().sqliteWriteLockHeld.observe(heldSeconds);
   metrics().sqliteCommit.observe(commitSeconds);
 }
@@ -483,7 +488,7 @@ export async function deletePlant(id: bigint, by: Attribution, check?: VersionCh
       const [row] = write.all<DirectRow>(Prisma.sql`DELETE FROM "plants" WHERE "id" = ${id} RETURNING "id", "name", "tag"`);
       if (row) recordActivityNow(write, [record(plantFromRow(row))], new Date());
       return row;
-    });
+    }, observeWriteLock);
     if (!deleted) throw new PlantNotFoundError(id);
   } else {
     // On PostgreSQL even an unconditional delete is read and then deleted as read: the record is built
@@ -523,7 +528,7 @@ async function writeRecorded(write: Prisma.Sql, record: ActivityRecord, at: Date
     const written = step.run(write);
     if (written > 0) recordActivityNow(step, [record], at);
     return written;
-  });
+  }, observeWriteLock);
 }
 
 /** The fields a change changed, before and after: only those (a tag removed is null after). */

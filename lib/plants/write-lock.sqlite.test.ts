@@ -3,6 +3,7 @@ import { afterAll, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { createPlant, createPlants, deletePlant, getPlant, listPlants, updatePlant } from "@/lib/plants/plant-queries";
 import { env } from "@/lib/server/env";
+import { metrics } from "@/lib/server/metrics";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
 import { storedPlants } from "@/test/support/test-database";
 import { TEST_BY } from "@/test/support/test-attribution";
@@ -85,4 +86,17 @@ it("reads while another connection holds the write lock: no read begins a transa
   } finally {
     holder.exec("ROLLBACK");
   }
+});
+
+it("counts the lock held and the COMMIT of each plant write, a change and a delete as well as new plants", async () => {
+  const counted = async () => {
+    const values = [...(await metrics().sqliteWriteLockHeld.get()).values, ...(await metrics().sqliteCommit.get()).values];
+    const value = (name: string) => values.find((each) => each.metricName === name)?.value ?? 0;
+    return { held: value("plant_store_sqlite_write_lock_held_seconds_count"), commits: value("plant_store_sqlite_commit_seconds_count") };
+  };
+  const before = await counted();
+  await createPlant({ id: 6_000n, name: "Counted fern" }, TEST_BY);
+  await updatePlant(6_000n, TEST_BY, (stored) => ({ ...stored, name: "Counted twice" }));
+  await deletePlant(6_000n, TEST_BY);
+  expect(await counted()).toEqual({ held: before.held + 3, commits: before.commits + 3 });
 });

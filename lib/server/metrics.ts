@@ -40,9 +40,9 @@ function createMetrics() {
     rateLimited: counter("plant_store_rate_limited_total", "Requests refused by a rate limit, by limit", ["limit"]),
     tokenChecks: counter("plant_store_token_checks_total", "Bearer tokens checked, by outcome", ["outcome"]),
     groupCommitBatch: histogram("plant_store_group_commit_batch_size", "Plants written by one group-commit statement", [1, 2, 5, 10, 20, 50, 100, 200, 500]),
-    // SQLite's creates (issue 33): from BEGIN IMMEDIATE to the end of COMMIT, and the COMMIT alone (the WAL's write and fsync).
-    sqliteWriteLockHeld: histogram("plant_store_sqlite_write_lock_held_seconds", "Time a create's transaction held SQLite's write lock", WRITE_LOCK_BUCKETS),
-    sqliteCommit: histogram("plant_store_sqlite_commit_seconds", "Time a create's COMMIT took on SQLite (the WAL's write and fsync)", WRITE_LOCK_BUCKETS),
+    // SQLite's plant writes (issue 33: new plants, changes, deletes): from BEGIN IMMEDIATE to the end of COMMIT, and the COMMIT alone (the WAL's write and fsync).
+    sqliteWriteLockHeld: histogram("plant_store_sqlite_write_lock_held_seconds", "Time a plant write's transaction held SQLite's write lock", WRITE_LOCK_BUCKETS),
+    sqliteCommit: histogram("plant_store_sqlite_commit_seconds", "Time a plant write's COMMIT took on SQLite (the WAL's write and fsync)", WRITE_LOCK_BUCKETS),
     // lost, unreachable, busy: the database could not be used just now (answered 503, lib/db/database-outage.ts); other: a fault (500).
     databaseErrors: counter("plant_store_database_errors_total", "Requests that failed on a database error, by kind: lost, unreachable, busy (503) or other (500)", ["kind"]),
     // One per attempt: delivered (2xx), retrying (failed, another attempt is scheduled), failed (failed,
