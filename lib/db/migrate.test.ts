@@ -65,6 +65,7 @@ it("creates the schema on an empty database and records it as prisma migrate dep
     "rate_limits",
     "recovery_codes",
     "settings",
+    "sso_identities",
     "totp_factors",
     "users",
     "webauthn_challenges",

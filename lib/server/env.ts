@@ -4,6 +4,7 @@ import path from "node:path";
 import ms from "ms";
 import { z } from "zod";
 import { DATABASE_URL_RULE, DEFAULT_DATA_DIR, parseDatabaseUrl } from "@/lib/db/database-url";
+import { singleSignOnConfig } from "@/lib/server/single-sign-on-config";
 import type { WorkerSetting } from "@/lib/server/worker-count";
 
 // The one place that reads process.env. Everything is validated once, on first
@@ -212,6 +213,13 @@ const variablesSchema = z.object({
     BACKUP_DIR: z.string().min(1).optional(),
     BACKUP_INTERVAL: backupIntervalSchema.default(HOUR_MS),
     BACKUP_KEEP: z.coerce.number({ error: KEEP_RULE }).int(KEEP_RULE).min(1, KEEP_RULE).default(24),
+    // Single sign-on (issue 34): one OpenID Connect provider. Read as text and never refused here: a
+    // mistake in them leaves the app running without it, and says why (lib/server/single-sign-on-config.ts).
+    OIDC_ISSUER: z.string().trim().optional(),
+    OIDC_CLIENT_ID: z.string().optional(),
+    OIDC_CLIENT_SECRET: z.string().optional(),
+    OIDC_NAME: z.string().optional(),
+    OIDC_ALLOWED_DOMAINS: z.string().optional(),
   });
 
 /** Every variable the app reads (.env.example documents each; a test keeps the two in step). */
@@ -293,6 +301,8 @@ const envSchema = variablesSchema
         linkAddress: vars.RATE_LIMIT_LINK_ADDRESS,
         passkeyChallengeAddress: vars.RATE_LIMIT_PASSKEY_CHALLENGE_ADDRESS,
       },
+      /** The OpenID Connect provider staff may sign in with: off, misconfigured (and why), or on. */
+      singleSignOn: singleSignOnConfig(vars),
       /** Where the app's emails go out; null sends none. */
       mail: vars.SMTP_URL && vars.MAIL_FROM ? { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM } : null,
       webhooks: {

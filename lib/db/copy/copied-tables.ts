@@ -29,6 +29,7 @@ export const COPIED_TABLES = [
   "totp_factors",
   "recovery_codes",
   "passkeys",
+  "sso_identities",
   "settings",
   "plants",
   "plant_changes",
