@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { startPasskeySignIn } from "@/app/sign-in/actions";
 import { FormError } from "@/components/forms/form-error";
 import { useHydrated } from "@/lib/client/use-hydrated";
-import { SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
+import { SIGN_IN_RATE_LIMITED, SIGN_IN_SSO_ONLY } from "@/lib/validations/user-options";
 
 const UNREACHABLE = "You are not signed in: the server could not be reached. Check your connection and try again.";
 const REFUSED = "That passkey did not sign you in. It may have been removed from your account.";
@@ -88,5 +88,6 @@ async function signInWithPasskey(autofill: boolean): Promise<Outcome> {
   if (result?.ok) return { signedIn: true };
   const [reason, seconds] = (result?.error ?? "").split(":");
   if (reason === SIGN_IN_RATE_LIMITED) return { error: `Too many failed sign-ins. Wait ${Math.max(1, Math.ceil(Number(seconds) / 60))} minutes, then try again.` };
+  if (reason === SIGN_IN_SSO_ONLY) return { error: "This store's staff sign in with the company sign-in only: use its button." };
   return { error: REFUSED };
 }

@@ -7,16 +7,17 @@ import { HydratedForm } from "@/components/forms/hydrated-form";
 import { SignInCodeForm } from "@/components/sign-in/sign-in-code-form";
 import { tooManySignIns } from "@/components/sign-in/too-many-sign-ins";
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
-import { SIGN_IN_CODE_NEEDED, SIGN_IN_RATE_LIMITED } from "@/lib/validations/user-options";
+import { SIGN_IN_CODE_NEEDED, SIGN_IN_RATE_LIMITED, SIGN_IN_SSO_ONLY } from "@/lib/validations/user-options";
 
 const CHECKS = formChecks(() => import("@/lib/validations/user").then(({ signInSchema }) => signInSchema), { email: "Email", password: "Password" });
 
 const NOT_LOADED = "You are not signed in: the server could not be reached. Check your connection and try again.";
 
 // The email field's autocomplete names "webauthn" too, so that browsers offer passkeys in its autofill (components/sign-in/passkey-sign-in.tsx).
-export function SignInForm({ callbackPath }: { callbackPath: string }) {
-  // Set once the password was right for a person with an authenticator app: the code step shows in its place.
-  const [ticket, setTicket] = useState<string>();
+export function SignInForm({ callbackPath, codeTicket }: { callbackPath: string; codeTicket?: string }) {
+  // Set once the password (or a single sign-on, which brings its own: issue 34) was right for a person with an
+  // authenticator app: the code step shows in its place.
+  const [ticket, setTicket] = useState<string | undefined>(codeTicket);
   const form = useServerForm(CHECKS, {
     defaultValues: { email: "", password: "" },
     async onSubmit(values, { setValue }) {
@@ -64,5 +65,7 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
 /** What to tell the person; a refusal after too many failures says how long to wait, and nothing about whether the account exists. */
 function signInRefusal(error: string | null | undefined): string {
   const [reason, seconds] = (error ?? "").split(":");
-  return reason === SIGN_IN_RATE_LIMITED ? tooManySignIns(seconds) : "That email and password do not match an account.";
+  if (reason === SIGN_IN_RATE_LIMITED) return tooManySignIns(seconds);
+  if (reason === SIGN_IN_SSO_ONLY) return "This store's staff sign in with the company sign-in only: use its button.";
+  return "That email and password do not match an account.";
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { changeMemberRole, clearMemberFactors, deactivateMember, makePasswordReset, reactivateMember } from "@/app/(staff)/team/actions";
+import { changeMemberRole, clearMemberFactors, deactivateMember, makePasswordReset, reactivateMember, unlinkMemberIdentity } from "@/app/(staff)/team/actions";
 import { CardTable, type CardTableColumn } from "@/components/shared/card-table";
 import { LocalTime } from "@/components/shared/local-time";
 import { ScriptButton } from "@/components/shared/script-button";
@@ -18,6 +18,8 @@ export type TeamMemberRow = {
   lastSignInAt: Date | null;
   liveTokens: number;
   hasSecondFactor: boolean;
+  /** The company account linked by single sign-on (issue 34), or null. */
+  ssoEmail: string | null;
 };
 
 /**
@@ -36,6 +38,7 @@ export function TeamMemberList({ members, selfId }: { members: TeamMemberRow[]; 
     { header: "Last sign-in", cell: (member) => <LocalTime date={member.lastSignInAt} /> },
     { header: "API tokens", cell: (member) => member.liveTokens },
     { header: "Second factor", cell: (member) => (member.hasSecondFactor ? "yes" : "none") },
+    { header: "Single sign-on", cell: (member) => member.ssoEmail ?? "no", breakAnywhere: true },
     { header: "Actions", cell: (member) => <MemberActions member={member} self={member.id === selfId} pending={pending} act={act} /> },
   ];
   const name: CardTableColumn<TeamMemberRow> = { header: "Name", cell: (member) => (member.id === selfId ? `${member.name} (you)` : member.name), breakAnywhere: true };
@@ -61,6 +64,11 @@ function MemberActions({ member, self, pending, act }: { member: TeamMemberRow; 
             Password reset link
           </ScriptButton>
           {member.hasSecondFactor && !self && <ClearFactorsDialog member={member} pending={pending} act={act} />}
+          {member.ssoEmail !== null && (
+            <ScriptButton className="secondary" aria-disabled={pending} aria-label={`Unlink the company account of ${member.name}`} onClick={() => act(() => unlinkMemberIdentity(member.id))}>
+              Unlink company account
+            </ScriptButton>
+          )}
           <DeactivateDialog member={member} self={self} pending={pending} act={act} />
         </>
       ) : (

@@ -79,6 +79,8 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "account.totp_disabled": "turned off the authenticator app",
   "account.recovery_codes_renewed": "made new recovery codes",
   "settings.changed": "changed",
+  "account.sso_linked": "linked a single sign-on identity to",
+  "account.sso_unlinked": "unlinked the single sign-on identity of",
 };
 
 /** What was done, in words: "created", "changed", "deleted", "restored"… */

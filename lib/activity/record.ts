@@ -47,6 +47,8 @@ export const ACTIVITY_ACTIONS = [
   "account.totp_disabled",
   "account.recovery_codes_renewed",
   "settings.changed",
+  "account.sso_linked",
+  "account.sso_unlinked",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

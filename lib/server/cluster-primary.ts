@@ -3,6 +3,7 @@ import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { shareScheduledBackupsWithWorkers } from "@/lib/backup/backup-schedule-link";
 import { configuredBackupSchedule, stopScheduledBackups } from "@/lib/backup/scheduled-backups";
 import { relayChangeWakes } from "@/lib/live/cluster-wake";
+import { logSingleSignOnAtStart } from "@/lib/auth/single-sign-on/sso-status";
 import { storePlantsForWorkers } from "@/lib/plants/plant-writer";
 import { SETTLED_MS, WORKER_PLACE_VARIABLE } from "@/lib/server/cluster-role";
 import { env } from "@/lib/server/env";
@@ -77,6 +78,7 @@ export async function runPrimary(count: number): Promise<void> {
       if (!started()) return;
       // Once serving, as the one server process starts them: a server that fails to start takes none.
       backups?.start();
+      logSingleSignOnAtStart();
       log.info("listening", {
         address: `http://${config.host}:${config.port}`,
         workers: count,

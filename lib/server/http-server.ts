@@ -19,6 +19,7 @@ import { answerClientErrors } from "@/lib/server/client-errors";
 import { listen } from "@/lib/server/listen";
 import { env } from "@/lib/server/env";
 import { lifecycle } from "@/lib/server/lifecycle";
+import { logSingleSignOnAtStart } from "@/lib/auth/single-sign-on/sso-status";
 import { log } from "@/lib/server/log";
 import { answerPrimaryForMetrics, processMetrics } from "@/lib/server/metrics";
 import { serveMetrics } from "@/lib/server/metrics-listener";
@@ -126,8 +127,13 @@ export async function runServer(): Promise<void> {
   // At once for a signal kept while the server opened its port.
   shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
-  if (clusterWorker) log.info("worker listening");
-  else log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
+  if (clusterWorker) {
+    log.info("worker listening");
+    return;
+  }
+  // The redirect URI to register at the provider, or what keeps single sign-on off (issue 34).
+  logSingleSignOnAtStart();
+  log.info("listening", { address: `http://${config.host}:${config.port}`, metrics: config.metrics ? `http://${config.metrics.host}:${config.metrics.port}/metrics` : "off" });
 }
 
 /**

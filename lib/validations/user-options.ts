@@ -24,6 +24,8 @@ export const SIGN_IN_CODE_NEEDED = "code-needed";
 export const SIGN_IN_WRONG_CODE = "wrong-code";
 /** The second step's ticket expired (or is not one): start again with the password. */
 export const SIGN_IN_CHALLENGE_EXPIRED = "challenge-expired";
+/** A staff member's right password or passkey where the owners chose "single sign-on only" (issue 34). */
+export const SIGN_IN_SSO_ONLY = "sso-only";
 
 /** Where an account stands: invited (a pending invitation, no account yet), active, or deactivated (never deleted). */
 export const ACCOUNT_STATUSES = ["invited", "active", "deactivated"] as const;

@@ -7,7 +7,9 @@ import { EmailTakenError, TooManyAttemptsError, WeakPasswordError, WrongPassword
 import { changePassword, endOtherSessions, updateProfile } from "@/lib/auth/accounts/own-account";
 import { requireStaff } from "@/lib/auth/sessions/require-staff";
 import { reissueSession } from "@/lib/auth/sessions/session-reissue";
+import { NoOtherWayInError, unlinkIdentity } from "@/lib/auth/single-sign-on/sso-identities";
 import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
+import { sentence } from "@/lib/validations/sentence";
 import { passwordChangeFieldSchema, passwordChangeSchema, profileChangeFieldSchema, profileChangeSchema } from "@/lib/validations/user";
 
 // Server actions are public endpoints: each one checks the session itself, and
@@ -54,4 +56,19 @@ export async function signOutEverywhereElse(): Promise<{ done: true }> {
   const { user: current, sessionsValidFrom } = await endOtherSessions(user);
   await reissueSession(current, sessionsValidFrom);
   return { done: true };
+}
+
+export type UnlinkResult = { unlinked: true } | { error: string };
+
+/** Unlinks the person's own single sign-on identity (issue 34), while a password or a passkey is left to sign in with. */
+export async function unlinkOwnIdentity(): Promise<UnlinkResult> {
+  const user = await requireStaff("/account");
+  try {
+    if (!(await unlinkIdentity(user.id, await actionAttribution(user), { keepAWayIn: true }))) return { error: "No company account is linked to yours." };
+    revalidatePath("/account");
+    return { unlinked: true };
+  } catch (error) {
+    if (error instanceof NoOtherWayInError) return { error: sentence(error.message) };
+    throw error;
+  }
 }

@@ -5,6 +5,9 @@ import { PasskeyList } from "@/components/account/passkey-list";
 import { PasswordChangeForm } from "@/components/account/password-change-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { TotpSettings } from "@/components/account/totp-settings";
+import { LinkedIdentity } from "@/components/account/linked-identity";
+import { hasOwnWayIn, linkedIdentity } from "@/lib/auth/single-sign-on/sso-identities";
+import { env } from "@/lib/server/env";
 import { listPasskeys } from "@/lib/auth/second-factors/passkeys";
 import { requireStaffSession } from "@/lib/auth/sessions/require-staff";
 import { totpStatus } from "@/lib/auth/second-factors/totp-factor";
@@ -16,6 +19,8 @@ export default async function AccountPage() {
   const { user, standing } = await requireStaffSession("/account");
   const totp = await totpStatus(user.id);
   const passkeys = await listPasskeys(user.id);
+  const [identity, ownWayIn] = await Promise.all([linkedIdentity(user.id), hasOwnWayIn(user.id)]);
+  const sso = env().singleSignOn;
   return (
     <>
       <h1>Your account</h1>
@@ -59,6 +64,16 @@ export default async function AccountPage() {
           status={{ on: totp.state === "on", confirmedAt: totp.confirmedAt?.toISOString() ?? null, recoveryCodesLeft: totp.recoveryCodesLeft }}
         />
       </section>
+      {(identity || sso.state !== "off") && (
+        <section aria-labelledby="sso-heading">
+          <h2 id="sso-heading">Company sign-in</h2>
+          {identity ? (
+            <LinkedIdentity provider={sso.state === "off" ? identity.issuer : sso.name} email={identity.email} linkedAt={identity.linkedAt.toISOString()} canUnlink={ownWayIn} />
+          ) : (
+            <p>No company account is linked to yours. Sign in once with the company sign-in, with your verified email, and it is linked.</p>
+          )}
+        </section>
+      )}
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Where you are signed in</h2>
         <p>Left signed in on a shared tablet or a lost phone? End every other session at once: you stay signed in here.</p>

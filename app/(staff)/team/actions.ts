@@ -14,11 +14,15 @@ import { addressedOrigin } from "@/lib/auth/same-origin";
 import { changeSecondFactorPolicy, SecondFactorPolicyNotMetError } from "@/lib/auth/second-factors/second-factor-policy";
 import { clearSecondFactors } from "@/lib/auth/second-factors/second-factor-recovery";
 import { changeRole, deactivateUser, reactivateUser } from "@/lib/auth/accounts/team";
+import { changeSignInMethods, SingleSignOnNotConfiguredError } from "@/lib/auth/single-sign-on/sign-in-methods";
+import { unlinkIdentity } from "@/lib/auth/single-sign-on/sso-identities";
 import type { StaffUser } from "@/lib/auth/accounts/users";
 import { FLASH_COOKIE } from "@/lib/client/flash-message";
 import { fieldErrors, type FormRefusal } from "@/lib/validations/field-errors";
 import { changeSecondFactorPolicySchema } from "@/lib/validations/second-factor-policy";
 import { SECOND_FACTOR_POLICY_LABELS } from "@/lib/validations/second-factor-policy-options";
+import { changeSignInMethodsSchema } from "@/lib/validations/sign-in-methods";
+import { SIGN_IN_METHODS_LABELS } from "@/lib/validations/sign-in-methods-options";
 import { newInvitationSchema, roleSchema } from "@/lib/validations/user";
 import type { LinkPurpose } from "@/lib/validations/user-options";
 import { sentence } from "@/lib/validations/sentence";
@@ -203,4 +207,28 @@ async function leaveOwnersPages(message: string): Promise<never> {
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : "";
+}
+
+/** Unlinks a member's single sign-on identity (issue 34); signing in with it again links it again by its verified email, unless the account is deactivated. */
+export async function unlinkMemberIdentity(userId: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  const unlinked = await unlinkIdentity(text(userId), await actionAttribution(owner), { keepAWayIn: false });
+  revalidatePath(TEAM);
+  return unlinked ? { done: "Unlinked their company account." } : { error: "No company account is linked to that account." };
+}
+
+/** Sets how staff sign in (issue 34); "single sign-on only" is refused while no provider is configured. */
+export async function saveSignInMethods(values: unknown): Promise<TeamChangeResult> {
+  const owner = await requireOwner(TEAM);
+  const parsed = changeSignInMethodsSchema.safeParse(values);
+  if (!parsed.success) return { error: sentence(parsed.error.issues[0]!.message) };
+  try {
+    const { before, after } = await changeSignInMethods(parsed.data.methods, await actionAttribution(owner));
+    revalidatePath(TEAM);
+    if (before === after) return { done: "Staff already sign in this way: nothing changed." };
+    return { done: `Saved. Staff sign in with: ${SIGN_IN_METHODS_LABELS[after]}.` };
+  } catch (error) {
+    if (error instanceof SingleSignOnNotConfiguredError) return { error: sentence(error.message) };
+    throw error;
+  }
 }

@@ -1,5 +1,9 @@
 import type { Metadata } from "next";
 import { SecondFactorPolicyForm } from "@/components/team/second-factor-policy-form";
+import { SignInMethodsForm } from "@/components/team/sign-in-methods-form";
+import { readSignInMethods } from "@/lib/auth/single-sign-on/sign-in-methods";
+import { linkedIdentities } from "@/lib/auth/single-sign-on/sso-identities";
+import { env } from "@/lib/server/env";
 import { TeamInvitationList } from "@/components/team/team-invitation-list";
 import { TeamInviteForm } from "@/components/team/team-invite-form";
 import { LiveTeam } from "@/components/team/live-team";
@@ -18,7 +22,8 @@ export default async function TeamPage() {
   const owner = await requireOwner("/team");
   // Read before the team: whatever changes it meanwhile reads the page again.
   const position = await newestActivityPosition();
-  const [{ members, invitations }, policy] = await Promise.all([listTeam(), readSecondFactorPolicy()]);
+  const [{ members, invitations }, policy, methods, identities] = await Promise.all([listTeam(), readSecondFactorPolicy(), readSignInMethods(), linkedIdentities()]);
+  const sso = env().singleSignOn;
   return (
     <>
       <h1>Team</h1>
@@ -36,7 +41,17 @@ export default async function TeamPage() {
         <TeamMemberList
           selfId={owner.id}
           // What the table shows, and nothing more, goes to the browser.
-          members={members.map(({ id, name, email, role, status, lastSignInAt, liveTokens, hasSecondFactor }) => ({ id, name, email, role, status, lastSignInAt, liveTokens, hasSecondFactor }))}
+          members={members.map(({ id, name, email, role, status, lastSignInAt, liveTokens, hasSecondFactor }) => ({
+            id,
+            name,
+            email,
+            role,
+            status,
+            lastSignInAt,
+            liveTokens,
+            hasSecondFactor,
+            ssoEmail: identities.get(id)?.email ?? null,
+          }))}
         />
       </section>
       <section aria-labelledby="invitation-list-heading">
@@ -52,6 +67,17 @@ export default async function TeamPage() {
         </p>
         <SecondFactorPolicyForm policy={policy} />
       </section>
+      {(sso.state !== "off" || methods !== "all") && (
+        <section aria-labelledby="sign-in-methods-heading">
+          <h2 id="sign-in-methods-heading">Sign-in methods</h2>
+          <p>
+            With single sign-on only, staff sign in with {sso.state === "off" ? "the company sign-in" : sso.name} and nothing else: when someone leaves, disabling
+            them at your company&apos;s provider closes Plant Store too. Owners keep their password and passkeys, as a way back when the provider is down. A
+            single sign-on passes a second factor only when the provider itself asked for one.
+          </p>
+          <SignInMethodsForm methods={methods} ssoConfigured={sso.state === "on"} />
+        </section>
+      )}
     </>
   );
 }

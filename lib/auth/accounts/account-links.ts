@@ -176,6 +176,23 @@ async function useLink(tx: Prisma.TransactionClient, purpose: LinkPurpose, secre
   return row;
 }
 
+/**
+ * Single sign-on's use of an invitation (issue 34), where the provider's
+ * verified email stands for the link's secret: the pending invitation for
+ * `email`, if any, handed to `join`, which makes the account with its role
+ * in `tx` and answers the account's id; the invitation is then used by it.
+ * Null, and `join` not called, when none is pending.
+ */
+export async function joinByInvitationFor<T extends { id: string }>(tx: Prisma.TransactionClient, email: string, now: Date, join: (invitation: LinkSummary) => Promise<T>): Promise<T | null> {
+  const row = await tx.accountLink.findFirst({ where: { purpose: "invitation", email, ...pending(now) }, orderBy: { createdAt: "desc" } });
+  if (!row) return null;
+  const joined = await join(toSummary(row));
+  const { count } = await tx.accountLink.updateMany({ where: { id: row.id, ...pending(now) }, data: { usedAt: now, userId: joined.id } });
+  // Used meanwhile by another transaction: this one must not stand.
+  if (count === 0) throw new LinkUnusableError("invitation", "used");
+  return joined;
+}
+
 /** Opens the link or throws why it cannot be used, before any costly work (the strength check, hashing). */
 async function requireValid(purpose: LinkPurpose, secret: string): Promise<LinkSummary> {
   const opened = await openLink(purpose, secret);

@@ -180,7 +180,17 @@ export function recordWrongCode(user: StaffUser, origin: RequestOrigin | null): 
 }
 
 /** Why a sign-in failed, for owners reading the record; the form says none of it. */
-type SignInFailure = "unknown email" | "wrong password" | "deactivated" | "wrong code" | "unknown passkey" | "passkey refused";
+type SignInFailure =
+  | "unknown email"
+  | "wrong password"
+  | "deactivated"
+  | "wrong code"
+  | "unknown passkey"
+  | "passkey refused"
+  | "single sign-on: email not verified"
+  | "single sign-on: no account or invitation"
+  | "single sign-on: account deactivated"
+  | "staff sign in by single sign-on only";
 
 /**
  * A failed sign-in writes nothing else, so its record is an insert of its own.

@@ -8,7 +8,9 @@ import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-par
 import { splitTransports } from "@/lib/auth/second-factors/passkeys";
 import { recordSignInFailure, type SignedInUser, toStaffUser } from "@/lib/auth/accounts/users";
 import { issueChallenge, takeChallenge } from "@/lib/auth/second-factors/webauthn-challenges";
+import { mayUseOwnCredentials } from "@/lib/auth/single-sign-on/sign-in-methods";
 import { db } from "@/lib/db/client";
+import { SIGN_IN_SSO_ONLY } from "@/lib/validations/user-options";
 import { spendOrWait } from "@/lib/http/rate-limit";
 import { log } from "@/lib/server/log";
 import type { authenticationResponseSchema } from "@/lib/validations/passkey";
@@ -49,8 +51,10 @@ export type PasskeyAssertion = z.output<typeof authenticationResponseSchema>;
  * used or expired; a passkey nobody has; a signature, origin, relying party or
  * user verification the library does not accept; a user handle of another
  * account; a signature counter that does not increase (logged at warn: it may
- * be a cloned authenticator); a deactivated account. Every outcome with a
- * passkey is in the activity record, as a password sign-in's is.
+ * be a cloned authenticator); a deactivated account. A staff member's passkey
+ * where owners chose "single sign-on only" throws SIGN_IN_SSO_ONLY, for the
+ * form to say so. Every outcome with a passkey is in the activity record, as a
+ * password sign-in's is.
  */
 export async function signInWithPasskey(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin | null): Promise<SignedInUser | null> {
   const challenge = await takeChallenge(challengeId, "authentication", null);
@@ -96,6 +100,10 @@ export async function signInWithPasskey(challengeId: string, assertion: PasskeyA
     return null;
   }
   const staff = toStaffUser(user);
+  if (!(await mayUseOwnCredentials(staff.role))) {
+    await recordSignInFailure(user.id, user.email, "staff sign in by single sign-on only", origin);
+    throw new Error(SIGN_IN_SSO_ONLY);
+  }
   const now = new Date();
   const updated = await db().$transaction(async (tx) => {
     // Only from the counter just checked: of two assertions racing with the same counter, one wins.

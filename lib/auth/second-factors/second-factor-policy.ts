@@ -49,7 +49,7 @@ export async function secondFactorRequired(user: Pick<StaffUser, "role">, client
 
 /** Whether a session's `factor` claim says it passed a second factor; a session from before the claim did not. */
 export function sessionPassedSecondFactor(factor: SessionFactor | undefined): boolean {
-  return factor !== undefined && factor !== "password";
+  return factor !== undefined && factor !== "password" && factor !== "sso";
 }
 
 /**

@@ -9,23 +9,45 @@ import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/sessions/code-
 import { relyingParty, type RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/second-factors/passkey-sign-in";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factors/second-factor";
-import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
+import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordSignInFailure, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
+import { mayUseOwnCredentials } from "@/lib/auth/single-sign-on/sign-in-methods";
+import { ssoSignInCallback } from "@/lib/auth/single-sign-on/sso-callback";
+import { SSO_PROVIDER_ID, ssoProvider } from "@/lib/auth/single-sign-on/sso-provider";
+import type { SsoClaims } from "@/lib/auth/single-sign-on/sso-sign-in";
 import { blockedFor, countFailure, forgive } from "@/lib/http/rate-limit";
 import { passkeySignInSchema } from "@/lib/validations/passkey";
 import { SIGN_IN_RATE_LIMITED, signInCodeSchema, signInSchema } from "@/lib/validations/user";
-import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_CODE_NEEDED, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
+import { SIGN_IN_CHALLENGE_EXPIRED, SIGN_IN_CODE_NEEDED, SIGN_IN_SSO_ONLY, SIGN_IN_WRONG_CODE } from "@/lib/validations/user-options";
 
 // next-auth's configuration: staff sign in with email and password, then a
 // one-time code if they have an authenticator app, or with a passkey alone
-// (issue 24); the session is an encrypted JWT cookie that expires after a
-// working day.
+// (issue 24), or through the store's OpenID Connect provider (issue 34); the
+// session is an encrypted JWT cookie that expires after a working day.
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 let options: NextAuthOptions | undefined;
 
+/**
+ * authOptions for one request to next-auth's own routes: a single sign-on's
+ * callback (issue 34) records the sign-in from the request's `origin`, and
+ * sends the person on to `callbackPath` through the code step or back to
+ * sign-in with why (lib/auth/single-sign-on/sso-callback.ts).
+ */
+export function authOptionsFor(origin: RequestOrigin, callbackPath: string): NextAuthOptions {
+  const base = authOptions();
+  return {
+    ...base,
+    callbacks: {
+      ...base.callbacks,
+      signIn: ({ user, account, profile }) => (account?.provider === SSO_PROVIDER_ID ? ssoSignInCallback(user, profile as SsoClaims | undefined, origin, callbackPath) : true),
+    },
+  };
+}
+
 /** Built on first use, not at import: the secret may come from the data directory, which `next build` must not touch. */
 export function authOptions(): NextAuthOptions {
+  const singleSignOn = env().singleSignOn;
   options ??= {
     secret: env().authSecret,
     // __Secure- session cookies, marked Secure, once the app is known to be served over https;
@@ -83,6 +105,8 @@ export function authOptions(): NextAuthOptions {
           return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "passkey" };
         },
       }),
+      // The store's OpenID Connect provider, when one is configured (issue 34).
+      ...(singleSignOn.state === "on" ? [ssoProvider(singleSignOn)] : []),
     ],
     callbacks: {
       // The token carries only who signed in (sub), when (signedInAt, ms) and
@@ -120,6 +144,11 @@ async function authenticateWithinLimits(email: string, password: string, origin:
   if (!user) {
     await Promise.all([countFailure("signInAddress", address), countFailure("signInAccount", account)]);
     return null;
+  }
+  // Where owners chose "single sign-on only", a staff member's password opens nothing (issue 34).
+  if (!(await mayUseOwnCredentials(user.role))) {
+    await recordSignInFailure(user.id, account, "staff sign in by single sign-on only", origin);
+    throw new Error(SIGN_IN_SSO_ONLY);
   }
   if (await hasConfirmedTotp(user.id)) throw new Error(`${SIGN_IN_CODE_NEEDED}:${issueCodeChallenge({ userId: user.id, account })}`);
   await forgive("signInAccount", account);
