@@ -30,11 +30,12 @@ const databases = JSON.parse(process.env.E2E_DATABASES) as E2eDatabase[];
 // tests run every operation on both: so every spec runs once on SQLite, the
 // default, and the pages whose data comes through engine-specific SQL
 // (search, versions, deliveries) or transactions (a one-time link's single
-// use) run on PostgreSQL too. SQLite's specs are split in two lanes of about
-// equal length, as measured in a whole run (axe's is the slowest by far): the
-// longest lane is the browser stage's length. second-factor-policy.spec.ts
-// leaves a second active owner behind: it stays out of team-page.spec.ts's
-// lane, whose refusals need the set-up owner to be the only one.
+// use, the account a single sign-on finds or makes) run on PostgreSQL too.
+// SQLite's specs are split in two lanes of about equal length, as measured in
+// a whole run (axe's is the slowest by far): the longest lane is the browser
+// stage's length. second-factor-policy.spec.ts leaves a second active owner
+// behind: it stays out of team-page.spec.ts's lane, whose refusals need the
+// set-up owner to be the only one.
 const SQLITE_SECOND_LANE = [
   "accessibility.spec.ts",
   "sign-in.spec.ts",
@@ -55,7 +56,7 @@ const BOTH_SQLITE_LANES = ["backups-page.spec.ts", "live-updates.spec.ts"];
 const LANE_SPECS: Record<E2eDatabase["lane"], Pick<Project, "testMatch" | "testIgnore">> = {
   "sqlite-2": { testMatch: [...SQLITE_SECOND_LANE, ...BOTH_SQLITE_LANES] },
   sqlite: { testIgnore: [...SQLITE_SECOND_LANE, ...POSTGRESQL_ONLY] },
-  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "totp.spec.ts", "live-updates.spec.ts", ...POSTGRESQL_ONLY] },
+  postgresql: { testMatch: ["plant-form.spec.ts", "plant-list.spec.ts", "plant-page.spec.ts", "webhooks.spec.ts", "account-links.spec.ts", "team-cycle.spec.ts", "activity-page.spec.ts", "totp.spec.ts", "live-updates.spec.ts", "single-sign-on.spec.ts", ...POSTGRESQL_ONLY] },
 };
 
 const ownerState = (database: E2eDatabase) => path.join(database.dataDir, "owner-storage-state.json");
