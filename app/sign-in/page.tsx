@@ -26,8 +26,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   // Single sign-on (issue 34): its button while the provider answers, a notice while it does not,
   // why it brought the person back without a session, and the code step it may lead to.
   const sso = await ssoStatus();
-  const ssoName = sso.state === "off" ? "The company sign-in" : sso.name;
-  const ssoError = ssoErrorMessage(typeof error === "string" ? error : undefined, ssoName);
+  const ssoError = ssoErrorMessage(typeof error === "string" ? error : undefined);
   const codeTicket = typeof code === "string" && code !== "" ? code : undefined;
   return (
     <main id="main" className="narrow">
@@ -50,7 +49,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
       {sso.state === "available" && <SingleSignOnButton name={sso.name} callbackPath={back} />}
       {sso.state === "unavailable" && (
         <p className="confirmation" role="status">
-          {sso.name} is unavailable right now. Sign in with your password or a passkey.
+          The company sign-in is unavailable right now. Sign in with your password or a passkey.
         </p>
       )}
       <SignInForm callbackPath={back} codeTicket={codeTicket} />

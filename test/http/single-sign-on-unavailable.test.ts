@@ -38,7 +38,7 @@ it("starts with an issuer nobody answers at, logs the redirect URI to register, 
   expect(logLines(unreachable).find((line) => line.includes('"message":"single sign-on"'))).toContain(`"redirectUri":"${unreachable.url}/api/auth/callback/oidc"`);
   expect((await fetch(`${unreachable.url}/sign-in`)).status).toBe(200);
   const html = await pageText(`${unreachable.url}/sign-in`);
-  expect(html).toContain("Sign in with Shop Workspace is unavailable right now. Sign in with your password or a passkey.");
+  expect(html).toContain("The company sign-in is unavailable right now. Sign in with your password or a passkey.");
   expect(html).not.toContain(">Sign in with Shop Workspace<");
   expect(html).toContain('id="sign-in-password"');
   const why = logLines(unreachable).find((line) => line.includes("single sign-on is unavailable"));
@@ -49,7 +49,7 @@ it("starts with an issuer nobody answers at, logs the redirect URI to register, 
 
 it("starts with an incomplete configuration, names what is missing in the log, and never the secret", async () => {
   const html = await pageText(`${incomplete.url}/sign-in`);
-  expect(html).toContain("Sign in with Shop Workspace is unavailable right now.");
+  expect(html).toContain("The company sign-in is unavailable right now.");
   const warning = logLines(incomplete).find((line) => line.includes("single sign-on is off: its configuration is incomplete"));
   expect(warning).toContain("OIDC_CLIENT_ID is not set");
   expect(incomplete.output()).not.toContain("not-logged-anywhere");

@@ -6,7 +6,7 @@ import { PasswordChangeForm } from "@/components/account/password-change-form";
 import { SignOutEverywhere } from "@/components/account/sign-out-everywhere";
 import { TotpSettings } from "@/components/account/totp-settings";
 import { LinkedIdentity } from "@/components/account/linked-identity";
-import { hasOwnWayIn, linkedIdentity } from "@/lib/auth/single-sign-on/sso-identities";
+import { linkedIdentity, ownWaysIn } from "@/lib/auth/single-sign-on/sso-identities";
 import { env } from "@/lib/server/env";
 import { listPasskeys } from "@/lib/auth/second-factors/passkeys";
 import { requireStaffSession } from "@/lib/auth/sessions/require-staff";
@@ -19,7 +19,7 @@ export default async function AccountPage() {
   const { user, standing } = await requireStaffSession("/account");
   const totp = await totpStatus(user.id);
   const passkeys = await listPasskeys(user.id);
-  const [identity, ownWayIn] = await Promise.all([linkedIdentity(user.id), hasOwnWayIn(user.id)]);
+  const [identity, waysIn] = await Promise.all([linkedIdentity(user.id), ownWaysIn(user.id)]);
   const sso = env().singleSignOn;
   return (
     <>
@@ -43,7 +43,12 @@ export default async function AccountPage() {
       </section>
       <section aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
-        <PasswordChangeForm email={user.email} />
+        {waysIn.password ? (
+          <PasswordChangeForm email={user.email} />
+        ) : (
+          // An account made by single sign-on (issue 34) has none until its owner sets one with a reset link.
+          <p>You have no password: you sign in with the company sign-in{waysIn.passkey ? " or a passkey" : ""}. To set one, ask an owner for a password reset link.</p>
+        )}
       </section>
       <section aria-labelledby="passkeys-heading">
         <h2 id="passkeys-heading">Passkeys</h2>
@@ -68,7 +73,7 @@ export default async function AccountPage() {
         <section aria-labelledby="sso-heading">
           <h2 id="sso-heading">Company sign-in</h2>
           {identity ? (
-            <LinkedIdentity provider={sso.state === "off" ? identity.issuer : sso.name} email={identity.email} linkedAt={identity.linkedAt.toISOString()} canUnlink={ownWayIn} />
+            <LinkedIdentity provider={new URL(identity.issuer).host} email={identity.email} linkedAt={identity.linkedAt.toISOString()} canUnlink={waysIn.password || waysIn.passkey} />
           ) : (
             <p>No company account is linked to yours. Sign in once with the company sign-in, with your verified email, and it is linked.</p>
           )}

@@ -71,7 +71,7 @@ export default async function TeamPage() {
         <section aria-labelledby="sign-in-methods-heading">
           <h2 id="sign-in-methods-heading">Sign-in methods</h2>
           <p>
-            With single sign-on only, staff sign in with {sso.state === "off" ? "the company sign-in" : sso.name} and nothing else: when someone leaves, disabling
+            With single sign-on only, staff sign in with the company sign-in and nothing else: when someone leaves, disabling
             them at your company&apos;s provider closes Plant Store too. Owners keep their password and passkeys, as a way back when the provider is down. A
             single sign-on passes a second factor only when the provider itself asked for one.
           </p>

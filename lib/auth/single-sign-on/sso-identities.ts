@@ -23,10 +23,10 @@ export async function linkedIdentities(): Promise<Map<string, LinkedIdentity>> {
   return new Map(rows.map(({ userId, ...identity }) => [userId, identity]));
 }
 
-/** Whether the person has a way to sign in of their own: a password (an account made by single sign-on has none) or a passkey. */
-export async function hasOwnWayIn(userId: string): Promise<boolean> {
+/** The person's own ways to sign in besides the company's: a password (an account made by single sign-on has none) and passkeys. */
+export async function ownWaysIn(userId: string): Promise<{ password: boolean; passkey: boolean }> {
   const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true, passkeys: { select: { id: true }, take: 1 } } });
-  return user !== null && (user.passwordHash !== "" || user.passkeys.length > 0);
+  return { password: (user?.passwordHash ?? "") !== "", passkey: (user?.passkeys.length ?? 0) > 0 };
 }
 
 /** The person would be left with no way to sign in: no password and no passkey. */

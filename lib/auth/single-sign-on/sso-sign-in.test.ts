@@ -6,7 +6,7 @@ import { deactivateUser } from "@/lib/auth/accounts/team";
 import { authenticate, createUser, type StaffUser } from "@/lib/auth/accounts/users";
 import { secondFactorStanding } from "@/lib/auth/second-factors/second-factor-policy";
 import { changeSignInMethods, mayUseOwnCredentials, readSignInMethods } from "@/lib/auth/single-sign-on/sign-in-methods";
-import { hasOwnWayIn, linkedIdentity, NoOtherWayInError, unlinkIdentity } from "@/lib/auth/single-sign-on/sso-identities";
+import { ownWaysIn, linkedIdentity, NoOtherWayInError, unlinkIdentity } from "@/lib/auth/single-sign-on/sso-identities";
 import { signInWithSso, type SsoClaims, ssoFactor } from "@/lib/auth/single-sign-on/sso-sign-in";
 import { db } from "@/lib/db/client";
 import { sealEndpointSecret } from "@/lib/webhooks/endpoint-secret";
@@ -62,7 +62,7 @@ describe("a verified email", () => {
     const joined = await signInWithSso(claims("sub-3", "owen@shop.example", { name: "Owen" }), [], null);
     expect(joined).toMatchObject({ outcome: "signed_in", user: { email: "owen@shop.example", name: "Owen", role: "owner" } });
     const user = await db().user.findUniqueOrThrow({ where: { email: "owen@shop.example" } });
-    expect(await hasOwnWayIn(user.id)).toBe(false);
+    expect(await ownWaysIn(user.id)).toEqual({ password: false, passkey: false });
     expect(await authenticate("owen@shop.example", "", null)).toBeNull();
     const invitation = await db().accountLink.findFirstOrThrow({ where: { email: "owen@shop.example" } });
     expect({ used: invitation.usedAt !== null, userId: invitation.userId }).toEqual({ used: true, userId: user.id });
