@@ -26,7 +26,7 @@ function models(provider: keyof typeof PRISMA_FOLDERS): string[] {
 }
 
 it("holds the same models in both schemas", () => {
-  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "AccountLink", "TotpFactor", "RecoveryCode", "Passkey", "WebAuthnChallenge", "Setting", "ApiToken", "RateLimit", "WebhookEndpoint", "WebhookEvent", "WebhookDelivery", "Activity", "PlantChange"]);
+  expect(models("sqlite").map((block) => block.split(" ")[1])).toEqual(["Plant", "User", "AccountLink", "SsoIdentity", "TotpFactor", "RecoveryCode", "Passkey", "WebAuthnChallenge", "Setting", "ApiToken", "RateLimit", "WebhookEndpoint", "WebhookEvent", "WebhookDelivery", "Activity", "PlantChange"]);
   expect(models("postgresql")).toEqual(models("sqlite"));
 });
 

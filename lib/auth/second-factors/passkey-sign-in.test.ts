@@ -4,6 +4,7 @@ import type { RelyingParty } from "@/lib/auth/second-factors/passkey-relying-par
 import { createUser } from "@/lib/auth/accounts/users";
 import { issueChallenge } from "@/lib/auth/second-factors/webauthn-challenges";
 import { db } from "@/lib/db/client";
+import { SIGN_IN_SSO_ONLY } from "@/lib/validations/user-options";
 import { log } from "@/lib/server/log";
 import { makeSoftwarePasskey, signAssertion, type SoftwarePasskey } from "@/test/support/software-authenticator";
 import { setUpTestDatabase } from "@/test/support/set-up-test-database";
@@ -90,5 +91,21 @@ describe("signing in with a passkey", () => {
     expect(await tryCounter(passkey, 1)).toBeNull();
     const stranger = makeSoftwarePasskey("nobody");
     expect(await tryCounter(stranger, 1)).toBeNull();
+  });
+
+  it("refuses a staff member's passkey under single sign-on only, but not as the second factor of their own single sign-on", async () => {
+    const { userId, passkey } = await personWithPasskey("sso-only@example.com");
+    await db().setting.upsert({ where: { key: "sign_in_methods" }, create: { key: "sign_in_methods", value: "sso_only", updatedAt: new Date() }, update: { value: "sso_only" } });
+    try {
+      await expect(tryCounter(passkey, 1)).rejects.toThrow(SIGN_IN_SSO_ONLY);
+      const other = await issueChallenge("authentication", null);
+      const assertion = signAssertion(passkey, { rpId: RP.id, origin: RP.origin, challenge: other.challenge, counter: 2 });
+      expect(await signInWithPasskey(other.id, assertion, RP, ORIGIN, { afterSingleSignOnOf: "someone else" }).catch((error: Error) => error.message)).toBe(SIGN_IN_SSO_ONLY);
+      const mine = await issueChallenge("authentication", null);
+      const again = signAssertion(passkey, { rpId: RP.id, origin: RP.origin, challenge: mine.challenge, counter: 3 });
+      expect(await signInWithPasskey(mine.id, again, RP, ORIGIN, { afterSingleSignOnOf: userId })).toMatchObject({ id: userId });
+    } finally {
+      await db().setting.deleteMany({ where: { key: "sign_in_methods" } });
+    }
   });
 });

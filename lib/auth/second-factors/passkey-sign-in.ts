@@ -53,10 +53,17 @@ export type PasskeyAssertion = z.output<typeof authenticationResponseSchema>;
  * account; a signature counter that does not increase (logged at warn: it may
  * be a cloned authenticator); a deactivated account. A staff member's passkey
  * where owners chose "single sign-on only" throws SIGN_IN_SSO_ONLY, for the
- * form to say so. Every outcome with a passkey is in the activity record, as a
+ * form to say so, unless it is the second factor of this browser's single
+ * sign-on of the same account (`afterSingleSignOnOf`: that session's account). Every outcome with a passkey is in the activity record, as a
  * password sign-in's is.
  */
-export async function signInWithPasskey(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin | null): Promise<SignedInUser | null> {
+export async function signInWithPasskey(
+  challengeId: string,
+  assertion: PasskeyAssertion,
+  rp: RelyingParty,
+  origin: RequestOrigin | null,
+  { afterSingleSignOnOf }: { afterSingleSignOnOf?: string } = {},
+): Promise<SignedInUser | null> {
   const challenge = await takeChallenge(challengeId, "authentication", null);
   if (!challenge) return null;
   const passkey = await db().passkey.findUnique({ where: { id: assertion.id }, include: { user: true } });
@@ -100,7 +107,8 @@ export async function signInWithPasskey(challengeId: string, assertion: PasskeyA
     return null;
   }
   const staff = toStaffUser(user);
-  if (!(await mayUseOwnCredentials(staff.role))) {
+  // Under "single sign-on only", a staff member's passkey is still their second factor after a single sign-on.
+  if (afterSingleSignOnOf !== user.id && !(await mayUseOwnCredentials(staff.role))) {
     await recordSignInFailure(user.id, user.email, "staff sign in by single sign-on only", origin);
     throw new Error(SIGN_IN_SSO_ONLY);
   }

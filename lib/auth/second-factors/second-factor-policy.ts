@@ -61,6 +61,8 @@ export function sessionPassedSecondFactor(factor: SessionFactor | undefined): bo
 export type SecondFactorStanding = "passed" | "set_up" | "sign_in_again";
 
 export async function secondFactorStanding(user: Pick<StaffUser, "id" | "role">, factor: SessionFactor | undefined): Promise<SecondFactorStanding> {
+  // A single sign-on whose provider asked for a second factor (issue 34) has passed one: the policy's purpose is met.
+  if (factor === "sso_mfa") return "passed";
   const [has, required] = await Promise.all([hasSecondFactor(user.id), secondFactorRequired(user)]);
   if (has) return sessionPassedSecondFactor(factor) ? "passed" : "sign_in_again";
   return required ? "set_up" : "passed";

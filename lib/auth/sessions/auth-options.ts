@@ -3,6 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { originFromHeaders } from "@/lib/activity/action-attribution";
 import type { RequestOrigin } from "@/lib/activity/actor";
 import { safeCallbackPath } from "@/lib/auth/sessions/callback-url";
+import { readSessionCookie } from "@/lib/auth/sessions/session-cookie";
 import { env } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/sessions/code-challenge";
@@ -101,7 +102,10 @@ export function authOptions(): NextAuthOptions {
           const rp = relyingParty(relyingPartyHeaders(get));
           if (!rp) return null;
           const origin = originFromHeaders(get, null);
-          const user = await signInWithPasskeyWithinLimits(parsed.data.challengeId, parsed.data.response, rp, origin);
+          // A single sign-on that did not pass the person's second factor (issue 34) is followed by their passkey.
+          const session = await readSessionCookie(get("cookie") ?? null);
+          const afterSingleSignOnOf = session?.factor === "sso" ? session.userId : undefined;
+          const user = await signInWithPasskeyWithinLimits(parsed.data.challengeId, parsed.data.response, rp, origin, afterSingleSignOnOf);
           return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "passkey" };
         },
       }),
@@ -194,11 +198,11 @@ function sessionUser(user: FactorSignIn): User {
  * a verification: failures count against the client's address as failed
  * passwords do. No account is named until the passkey is found, so none is charged.
  */
-async function signInWithPasskeyWithinLimits(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin): Promise<SignedInUser | null> {
+async function signInWithPasskeyWithinLimits(challengeId: string, assertion: PasskeyAssertion, rp: RelyingParty, origin: RequestOrigin, afterSingleSignOnOf: string | undefined): Promise<SignedInUser | null> {
   const address = origin.clientAddress ?? "unknown";
   const wait = (await blockedFor("signInAddress", address)) ?? 0;
   if (wait > 0) throw new Error(`${SIGN_IN_RATE_LIMITED}:${wait}`);
-  const user = await signInWithPasskey(challengeId, assertion, rp, origin);
+  const user = await signInWithPasskey(challengeId, assertion, rp, origin, { afterSingleSignOnOf });
   if (!user) await countFailure("signInAddress", address);
   return user;
 }

@@ -4,6 +4,7 @@ import { subjectHistory } from "@/lib/activity/history";
 import { createInvitation } from "@/lib/auth/accounts/account-links";
 import { deactivateUser } from "@/lib/auth/accounts/team";
 import { authenticate, createUser, type StaffUser } from "@/lib/auth/accounts/users";
+import { secondFactorStanding } from "@/lib/auth/second-factors/second-factor-policy";
 import { changeSignInMethods, mayUseOwnCredentials, readSignInMethods } from "@/lib/auth/single-sign-on/sign-in-methods";
 import { hasOwnWayIn, linkedIdentity, NoOtherWayInError, unlinkIdentity } from "@/lib/auth/single-sign-on/sso-identities";
 import { signInWithSso, type SsoClaims, ssoFactor } from "@/lib/auth/single-sign-on/sso-sign-in";
@@ -117,6 +118,13 @@ describe("the second factor", () => {
     expect(await signInWithSso(claims("sub-1", "ana@shop.example", { amr: ["pwd"] }), [], null)).toMatchObject({ outcome: "code_needed", ticket: expect.any(String) });
     expect(await signInWithSso(claims("sub-1", "ana@shop.example", { amr: ["pwd", "mfa"] }), [], null)).toMatchObject({ outcome: "signed_in", user: { factor: "sso_mfa" } });
   });
+});
+
+it("with the provider's own second factor meets the owners' policy, without one of the store's", async () => {
+  const ana = await member("ana@shop.example");
+  await db().setting.create({ data: { key: "second_factor_policy", value: "everyone", updatedAt: new Date() } });
+  expect(await secondFactorStanding(ana, "sso_mfa")).toBe("passed");
+  expect(await secondFactorStanding(ana, "sso")).toBe("set_up");
 });
 
 describe("unlinking", () => {
