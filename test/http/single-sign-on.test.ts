@@ -46,6 +46,7 @@ afterAll(async () => {
 });
 
 afterEach(() => {
+  if (!provider) return;
   provider.tamperIdToken(undefined);
   provider.down = false;
 });
