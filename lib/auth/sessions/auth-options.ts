@@ -61,7 +61,9 @@ export function authOptions(): NextAuthOptions {
     // the error's message are kept: its metadata may carry request details.
     logger: {
       warn: (code) => log.warn(`next-auth: ${code}`, { see: `https://next-auth.js.org/warnings#${code.toLowerCase()}` }),
-      error: (code, metadata) => log.error(`next-auth: ${code}`, { detail: (metadata instanceof Error ? metadata : metadata.error)?.message }),
+      // A single sign-on's answer that fails a check (a wrong or replayed state, a used code, another
+      // audience...) is what anyone can send: a warning with why, not an error of the app's.
+      error: (code, metadata) => (code === "OAUTH_CALLBACK_ERROR" ? log.warn : log.error)(`next-auth: ${code}`, { detail: (metadata instanceof Error ? metadata : metadata.error)?.message }),
       debug: () => {},
     },
     providers: [
