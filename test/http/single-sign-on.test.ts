@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { decode } from "next-auth/jwt";
+import { generateSync } from "otplib";
 import { makeAccount } from "@/test/support/accounts";
+import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
+import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { type OidcTestProvider, startOidcProvider, type TestIdentity } from "@/test/support/oidc-test-provider";
 import { authorizeAtProvider, type CallbackAnswer, finishSsoSignIn, landingOf, sessionEmail, signInWithSso, startSsoSignIn } from "@/test/support/single-sign-on-flow";
-import { sqlTime } from "@/test/support/webhook-endpoints";
+import { appAuthSecret, sqlTime } from "@/test/support/webhook-endpoints";
 
 // Single sign-on with the store's OpenID Connect provider (issue 34), against
 // the built app and a real provider in the test process: a verified email of
@@ -122,6 +126,25 @@ describe("single sign-on", () => {
     expect(answer.location).toBe(`${app.url}/plants`);
     expect(await sessionEmail(app.url, answer.sessionToken!)).toBe(identity.email);
     expect(await identitiesOf(userId)).toEqual([{ issuer: provider.issuer, subject: identity.sub, user_id: userId }]);
+  });
+
+  it("asks a person with an authenticator app for a code, unless the provider's amr says it asked for a second factor", async () => {
+    const { userId, identity } = await accountWithIdentity();
+    const seed = await confirmAuthenticatorApp(app.database, identity.email);
+
+    provider.signInAs({ ...identity, amr: ["pwd"] });
+    const withoutFactor = await signInWithSso(app.url);
+    expect(withoutFactor.sessionToken).toBeUndefined();
+    const ticket = new URL(withoutFactor.location).searchParams.get("code");
+    expect(ticket).toMatch(/^v1\./);
+    const coded = await signInThrough(app.url, "code", { ticket: ticket!, code: generateSync({ secret: seed }) });
+    expect(await decode({ token: coded.sessionToken!, secret: appAuthSecret(app.database) })).toMatchObject({ sub: userId, factor: "totp" });
+
+    provider.signInAs({ ...identity, amr: ["pwd", "mfa"] });
+    const withFactor = await signInWithSso(app.url);
+    expect(withFactor.location).toBe(`${app.url}/plants`);
+    expect(await decode({ token: withFactor.sessionToken!, secret: appAuthSecret(app.database) })).toMatchObject({ sub: userId, factor: "sso_mfa" });
+    expect(serverErrors()).toEqual([]);
   });
 
   it("refuses a callback whose state is not the one the sign-in started with", async () => {
