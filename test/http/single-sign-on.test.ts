@@ -239,10 +239,14 @@ describe("single sign-on", () => {
     expect(await writtenRows()).toEqual(before);
   });
 
-  it("refuses a deactivated account", async () => {
+  it("ends a deactivated account's single sign-on session, and refuses it the next", async () => {
     const { userId, identity } = await accountWithIdentity();
-    await app.database.query("UPDATE users SET deactivated_at = $1 WHERE id = $2", [sqlTime(app.database, new Date()), userId]);
     provider.signInAs(identity);
+    const { sessionToken } = await signInWithSso(app.url);
+    const accountPage = async () => (await fetch(`${app.url}/account`, { redirect: "manual", headers: { cookie: `next-auth.session-token=${sessionToken}` } })).status;
+    expect(await accountPage()).toBe(200);
+    await app.database.query("UPDATE users SET deactivated_at = $1 WHERE id = $2", [sqlTime(app.database, new Date()), userId]);
+    expect(await accountPage()).toBe(307);
     const before = await writtenRows();
 
     await expectRefused(await signInWithSso(app.url), "sso-deactivated");
