@@ -1,13 +1,16 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { makeAccount } from "@/test/support/accounts";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
+import { sharedApp } from "@/test/support/shared-app";
 
 // A single sign-on that cannot work (issue 34) never stops the app and never
 // answers 5xx: one app's issuer is configured but nothing answers there, the
 // other's configuration lacks its client. Both start, both sign-in pages keep
 // the password and say the company sign-in is unavailable, instead of its
-// button, and the log says why; a password still signs in.
+// button, and the log says why; a password still signs in. Where the
+// variables are not set, nothing of single sign-on shows.
 
 const ACCOUNT = { email: "pat@shop.example", password: "granite meadow lantern 31" };
 
@@ -53,4 +56,14 @@ it("starts with an incomplete configuration, names what is missing in the log, a
   const warning = logLines(incomplete).find((line) => line.includes("single sign-on is off: its configuration is incomplete"));
   expect(warning).toContain("OIDC_CLIENT_ID is not set");
   expect(incomplete.output()).not.toContain("not-logged-anywhere");
+});
+
+it("shows nothing of single sign-on where its variables are not set", async () => {
+  const plain = sharedApp();
+  await makeAccount(plain.database, { email: `plain.${randomUUID()}@shop.example`, role: "staff", password: ACCOUNT.password });
+  const html = await pageText(`${plain.url}/sign-in`);
+  expect(html).toContain('id="sign-in-password"');
+  expect(html).not.toMatch(/company sign-in|single sign-on/i);
+  const providers = (await (await fetch(`${plain.url}/api/auth/providers`)).json()) as Record<string, unknown>;
+  expect(Object.keys(providers)).not.toContain("oidc");
 });

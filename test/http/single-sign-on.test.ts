@@ -55,6 +55,9 @@ afterEach(() => {
   provider.down = false;
 });
 
+type Claims = Record<string, unknown>;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
 /** A staff account of its own and the provider's identity for it (a sub of its own, its email verified). */
 async function accountWithIdentity(): Promise<{ userId: string; identity: TestIdentity }> {
   const email = `sso.${randomUUID()}@${ALLOWED_DOMAIN}`;
@@ -192,30 +195,17 @@ describe("single sign-on", () => {
     expect(await writtenRows()).toEqual(before);
   });
 
-  it("refuses an ID token whose nonce is not the sign-in's", async () => {
+  // Each ID token the provider answers, changed and signed again (with its own published key but for `otherKey`).
+  it.each([
+    { token: "whose nonce does not match the sign-in", change: { claims: (claims: Claims) => ({ ...claims, nonce: randomUUID() }) } },
+    { token: "signed with a key the provider does not publish", change: { otherKey: true } },
+    { token: "issued to another client", change: { claims: (claims: Claims) => ({ ...claims, aud: "another-client" }) } },
+    { token: "issued by another issuer", change: { claims: (claims: Claims) => ({ ...claims, iss: "https://elsewhere.example" }) } },
+    { token: "that expired an hour ago", change: { claims: (claims: Claims) => ({ ...claims, iat: nowSeconds() - 7_200, exp: nowSeconds() - 3_600 }) } },
+  ])("refuses an ID token $token", async ({ change }) => {
     const { identity } = await accountWithIdentity();
     provider.signInAs(identity);
-    provider.tamperIdToken({ claims: (claims) => ({ ...claims, nonce: randomUUID() }) });
-    const before = await writtenRows();
-
-    await expectRefused(await signInWithSso(app.url));
-    expect(await writtenRows()).toEqual(before);
-  });
-
-  it("refuses an ID token signed with a key the provider does not publish", async () => {
-    const { identity } = await accountWithIdentity();
-    provider.signInAs(identity);
-    provider.tamperIdToken({ otherKey: true });
-    const before = await writtenRows();
-
-    await expectRefused(await signInWithSso(app.url));
-    expect(await writtenRows()).toEqual(before);
-  });
-
-  it("refuses an ID token issued to another client", async () => {
-    const { identity } = await accountWithIdentity();
-    provider.signInAs(identity);
-    provider.tamperIdToken({ claims: (claims) => ({ ...claims, aud: "another-client" }) });
+    provider.tamperIdToken(change);
     const before = await writtenRows();
 
     await expectRefused(await signInWithSso(app.url));
