@@ -135,6 +135,35 @@ test("a stranger with no account, invitation or allowed domain is sent back to s
   await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount$/);
 });
 
+test("an owner sees who signs in by single sign-on on the Team page and unlinks them; a person with a password unlinks their own", async ({ browser, page }) => {
+  const [unlinked, kept] = [await staffAccount("Una Unlinked"), await staffAccount("Kit Keeper")];
+  for (const staff of [unlinked, kept]) {
+    const context = await browser.newContext({ storageState: SIGNED_OUT });
+    const own = await context.newPage();
+    provider.signInAs(identity(staff.email, staff.name));
+    await signInWithButton(own);
+    await expect(own.getByRole("heading", { name: "Plants" })).toBeVisible();
+    await context.close();
+  }
+
+  const owner = await signedInWithPassword(browser, OWNER.email, OWNER.password);
+  await owner.goto(`${app.url}/team`);
+  const accounts = owner.getByRole("region", { name: "Accounts" });
+  await expect(accounts.getByRole("row", { name: new RegExp(unlinked.name) }).getByText(unlinked.email).first()).toBeVisible();
+  await accounts.getByRole("button", { name: `Unlink the company account of ${unlinked.name}` }).click();
+  await expect(owner.getByRole("status").filter({ hasText: "Unlinked their company account." })).toBeVisible();
+  await expect(accounts.getByRole("button", { name: `Unlink the company account of ${unlinked.name}` })).toHaveCount(0);
+  await owner.context().close();
+
+  await page.goto(`${app.url}/sign-in`);
+  await signIn(page, kept.email, STAFF_PASSWORD);
+  await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
+  await page.goto(`${app.url}/account`);
+  const section = page.getByRole("region", { name: "Company sign-in" });
+  await section.getByRole("button", { name: "Unlink company account" }).click();
+  await expect(section).toContainText("No company account is linked to yours.");
+});
+
 test("with single sign-on only, a staff member's right password is refused and an owner's still signs in", async ({ browser, page }) => {
   const staff = await staffAccount("Pat Password");
   const owner = await signedInWithPassword(browser, OWNER.email, OWNER.password);
