@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decode } from "next-auth/jwt";
 import { generateSync } from "otplib";
 import { makeAccount } from "@/test/support/accounts";
 import { confirmAuthenticatorApp } from "@/test/support/authenticator-app";
-import { signInThrough } from "@/test/support/next-auth-sign-in";
+import { errorOf, signInThrough } from "@/test/support/next-auth-sign-in";
+import { makeSoftwarePasskey, signAssertion } from "@/test/support/software-authenticator";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { type OidcTestProvider, startOidcProvider, type TestIdentity } from "@/test/support/oidc-test-provider";
 import { authorizeAtProvider, type CallbackAnswer, finishSsoSignIn, landingOf, sessionEmail, signInWithSso, startSsoSignIn } from "@/test/support/single-sign-on-flow";
@@ -148,6 +149,39 @@ describe("single sign-on", () => {
     expect(withFactor.location).toBe(`${app.url}/plants`);
     expect(await decode({ token: withFactor.sessionToken!, secret: appAuthSecret(app.database) })).toMatchObject({ sub: userId, factor: "sso_mfa" });
     expect(serverErrors()).toEqual([]);
+  });
+
+  it("under single sign-on only, takes a staff member's passkey as the second factor of their own single sign-on, never alone", async () => {
+    const { userId, identity } = await accountWithIdentity();
+    const passkey = makeSoftwarePasskey(userId);
+    const now = sqlTime(app.database, new Date());
+    await app.database.query("INSERT INTO passkeys (id, user_id, name, public_key, device_type, backed_up, created_at) VALUES ($1, $2, 'phone', $3, 'singleDevice', $4, $5)", [
+      passkey.id,
+      userId,
+      passkey.publicKey,
+      app.database.config.provider === "sqlite" ? 0 : false,
+      now,
+    ]);
+    await app.database.query("INSERT INTO settings (key, value, updated_at) VALUES ('sign_in_methods', 'sso_only', $1)", [now]);
+    try {
+      let counter = 0;
+      /** The passkey's answer to a challenge of its own, posted to next-auth's passkey provider with `cookie`. */
+      const passkeySignIn = async (cookie: string) => {
+        const challenge = { id: randomUUID(), challenge: randomBytes(32).toString("base64url") };
+        const expires = sqlTime(app.database, new Date(Date.now() + 300_000));
+        await app.database.query("INSERT INTO webauthn_challenges (id, challenge, purpose, expires_at, created_at) VALUES ($1, $2, 'authentication', $3, $4)", [challenge.id, challenge.challenge, expires, now]);
+        const response = signAssertion(passkey, { rpId: new URL(app.url).hostname, origin: app.url, challenge: challenge.challenge, counter: ++counter });
+        return signInThrough(app.url, "passkey", { challengeId: challenge.id, response: JSON.stringify(response) }, cookie);
+      };
+      expect(errorOf(await passkeySignIn(""))).toBe("sso-only");
+
+      provider.signInAs({ ...identity, amr: ["pwd"] });
+      const { sessionToken } = await signInWithSso(app.url);
+      const afterSso = await passkeySignIn(`next-auth.session-token=${sessionToken}`);
+      expect(await decode({ token: afterSso.sessionToken!, secret: appAuthSecret(app.database) })).toMatchObject({ sub: userId, factor: "passkey" });
+    } finally {
+      await app.database.query("DELETE FROM settings WHERE key = 'sign_in_methods'");
+    }
   });
 
   it("refuses a callback whose state is not the one the sign-in started with", async () => {

@@ -4,11 +4,11 @@
 
 export type SignInAnswer = { status: number; url: string; sessionToken: string | undefined };
 
-/** Posts to a Credentials provider as next-auth's client does (CSRF token and cookie, json=true). */
-export async function signInThrough(baseUrl: string, provider: string, values: Record<string, string>): Promise<SignInAnswer> {
+/** Posts to a Credentials provider as next-auth's client does (CSRF token and cookie, json=true), with the browser's other `cookies` ("name=value; ..."), if any. */
+export async function signInThrough(baseUrl: string, provider: string, values: Record<string, string>, cookies = ""): Promise<SignInAnswer> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((each) => each.split(";")[0]).join("; ");
+  const cookie = [...csrf.headers.getSetCookie().map((each) => each.split(";")[0]), ...(cookies ? [cookies] : [])].join("; ");
   const response = await fetch(`${baseUrl}/api/auth/callback/${provider}`, {
     method: "POST",
     redirect: "manual",

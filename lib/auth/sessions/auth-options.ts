@@ -10,7 +10,7 @@ import { issueCodeChallenge, openCodeChallenge } from "@/lib/auth/sessions/code-
 import { relyingParty, type RelyingParty } from "@/lib/auth/second-factors/passkey-relying-party";
 import { type PasskeyAssertion, signInWithPasskey } from "@/lib/auth/second-factors/passkey-sign-in";
 import { hasConfirmedTotp, spendSecondFactorCode } from "@/lib/auth/second-factors/second-factor";
-import { checkPassword, type FactorSignIn, findUser, recordSignIn, recordSignInFailure, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
+import { checkPassword, type FactorSignIn, findSessionUser, findUser, recordSignIn, recordSignInFailure, recordWrongCode, type SignedInUser } from "@/lib/auth/accounts/users";
 import { mayUseOwnCredentials } from "@/lib/auth/single-sign-on/sign-in-methods";
 import { ssoSignInCallback } from "@/lib/auth/single-sign-on/sso-callback";
 import { SSO_PROVIDER_ID, ssoProvider } from "@/lib/auth/single-sign-on/sso-provider";
@@ -105,8 +105,10 @@ export function authOptions(): NextAuthOptions {
           if (!rp) return null;
           const origin = originFromHeaders(get, null);
           // A single sign-on that did not pass the person's second factor (issue 34) is followed by their passkey.
+          // Only a session that still counts: not one ended since (sign out everywhere, a reset, deactivation).
           const session = await readSessionCookie(get("cookie") ?? null);
-          const afterSingleSignOnOf = session?.factor === "sso" ? session.userId : undefined;
+          const current = session?.factor === "sso" ? await findSessionUser(session.userId, session.signedInAt) : null;
+          const afterSingleSignOnOf = current?.id;
           const user = await signInWithPasskeyWithinLimits(parsed.data.challengeId, parsed.data.response, rp, origin, afterSingleSignOnOf);
           return user && { id: user.id, email: user.email, name: user.name, signedInAt: user.signedInAt.getTime(), factor: "passkey" };
         },
