@@ -1,6 +1,6 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { recordActivity } from "@/lib/activity/record";
 import type { StaffUser } from "@/lib/auth/accounts/users";
+import { readSetting, saveSetting } from "@/lib/auth/store-settings";
 import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import type { Role } from "@/lib/validations/user-options";
@@ -18,11 +18,7 @@ export const SECOND_FACTOR_POLICY_KEY = "second_factor_policy";
 type Client = Prisma.TransactionClient;
 
 export async function readSecondFactorPolicy(client: Client = db()): Promise<SecondFactorPolicy> {
-  const row = await client.setting.findUnique({ where: { key: SECOND_FACTOR_POLICY_KEY } });
-  // A value this version does not know (written by a later one) is read as the strictest.
-  if (!row) return "off";
-  const parsed = secondFactorPolicySchema.safeParse(row.value);
-  return parsed.success ? parsed.data : "everyone";
+  return readSetting(client, SECOND_FACTOR_POLICY_KEY, secondFactorPolicySchema, { absent: "off", unknown: "everyone" });
 }
 
 /** Whether `policy` requires a person of `role` to have a second factor. */
@@ -89,17 +85,7 @@ export async function changeSecondFactorPolicy(policy: SecondFactorPolicy, owner
     const before = await readSecondFactorPolicy(tx);
     if (before === policy) return { before, after: policy };
     if (policyRequires(policy, owner.role) && !(await hasSecondFactor(owner.id, tx))) throw new SecondFactorPolicyNotMetError(policy);
-    const now = new Date();
-    await tx.setting.upsert({
-      where: { key: SECOND_FACTOR_POLICY_KEY },
-      create: { key: SECOND_FACTOR_POLICY_KEY, value: policy, updatedAt: now },
-      update: { value: policy, updatedAt: now },
-    });
-    await recordActivity(
-      tx,
-      [{ action: "settings.changed", subjectKind: "setting", subjectId: SECOND_FACTOR_POLICY_KEY, changes: { before: { secondFactorPolicy: before }, after: { secondFactorPolicy: policy } }, by }],
-      now,
-    );
+    await saveSetting(tx, SECOND_FACTOR_POLICY_KEY, "secondFactorPolicy", { before, after: policy }, by);
     return { before, after: policy };
   });
 }

@@ -1,5 +1,5 @@
 import type { Attribution } from "@/lib/activity/actor";
-import { recordActivity } from "@/lib/activity/record";
+import { readSetting, saveSetting } from "@/lib/auth/store-settings";
 import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 import { env } from "@/lib/server/env";
@@ -20,11 +20,7 @@ export const SIGN_IN_METHODS_KEY = "sign_in_methods";
 type Client = Prisma.TransactionClient;
 
 export async function readSignInMethods(client: Client = db()): Promise<SignInMethods> {
-  const row = await client.setting.findUnique({ where: { key: SIGN_IN_METHODS_KEY } });
-  if (!row) return "all";
-  // A value this version does not know (written by a later one) is read as the strictest.
-  const parsed = signInMethodsSchema.safeParse(row.value);
-  return parsed.success ? parsed.data : "sso_only";
+  return readSetting(client, SIGN_IN_METHODS_KEY, signInMethodsSchema, { absent: "all", unknown: "sso_only" });
 }
 
 /** Whether a person of `role` may sign in with a password or a passkey under the store's choice. */
@@ -52,13 +48,7 @@ export async function changeSignInMethods(methods: SignInMethods, by: Attributio
   return serializableTransaction(async (tx) => {
     const before = await readSignInMethods(tx);
     if (before === methods) return { before, after: methods };
-    const now = new Date();
-    await tx.setting.upsert({
-      where: { key: SIGN_IN_METHODS_KEY },
-      create: { key: SIGN_IN_METHODS_KEY, value: methods, updatedAt: now },
-      update: { value: methods, updatedAt: now },
-    });
-    await recordActivity(tx, [{ action: "settings.changed", subjectKind: "setting", subjectId: SIGN_IN_METHODS_KEY, changes: { before: { signInMethods: before }, after: { signInMethods: methods } }, by }], now);
+    await saveSetting(tx, SIGN_IN_METHODS_KEY, "signInMethods", { before, after: methods }, by);
     return { before, after: methods };
   });
 }

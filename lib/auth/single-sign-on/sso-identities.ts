@@ -1,7 +1,7 @@
 import { accountRecord } from "@/lib/activity/account-records";
 import type { Attribution } from "@/lib/activity/actor";
 import { recordActivity } from "@/lib/activity/record";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { serializableTransaction } from "@/lib/db/serializable-transaction";
 
 // The identities at the store's OpenID Connect provider linked to accounts
@@ -24,8 +24,8 @@ export async function linkedIdentities(): Promise<Map<string, LinkedIdentity>> {
 }
 
 /** The person's own ways to sign in besides the company's: a password (an account made by single sign-on has none) and passkeys. */
-export async function ownWaysIn(userId: string): Promise<{ password: boolean; passkey: boolean }> {
-  const user = await db().user.findUnique({ where: { id: userId }, select: { passwordHash: true, passkeys: { select: { id: true }, take: 1 } } });
+export async function ownWaysIn(userId: string, client: Prisma.TransactionClient = db()): Promise<{ password: boolean; passkey: boolean }> {
+  const user = await client.user.findUnique({ where: { id: userId }, select: { passwordHash: true, passkeys: { select: { id: true }, take: 1 } } });
   return { password: (user?.passwordHash ?? "") !== "", passkey: (user?.passkeys.length ?? 0) > 0 };
 }
 
@@ -49,8 +49,8 @@ export async function unlinkIdentity(userId: string, by: Attribution, { keepAWay
     const identities = await tx.ssoIdentity.findMany({ where: { userId } });
     if (identities.length === 0) return false;
     if (keepAWayIn) {
-      const user = await tx.user.findUnique({ where: { id: userId }, select: { passwordHash: true, passkeys: { select: { id: true }, take: 1 } } });
-      if (!user || (user.passwordHash === "" && user.passkeys.length === 0)) throw new NoOtherWayInError();
+      const ways = await ownWaysIn(userId, tx);
+      if (!ways.password && !ways.passkey) throw new NoOtherWayInError();
     }
     const now = new Date();
     await tx.ssoIdentity.deleteMany({ where: { userId } });
