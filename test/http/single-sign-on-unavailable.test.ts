@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type AppServer, freePort, startApp } from "@/test/support/app-server";
 import { makeAccount } from "@/test/support/accounts";
+import { waitForLine } from "@/test/support/app-log";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
 import { sharedApp } from "@/test/support/shared-app";
 
@@ -35,26 +36,27 @@ afterAll(async () => {
 /** A page's words as a reader sees them: React's comment markers between a value and the text beside it left out. */
 const pageText = async (url: string) => (await (await fetch(url)).text()).replace(/<!-- -->/g, "");
 
-const logLines = (app: AppServer) => app.output().split("\n").filter(Boolean);
+// The app writes a line before it answers, but its pipe may reach this process after the answer: waited for.
+const logged = (app: AppServer, message: string) => waitForLine(app.output, (line) => line.message === message);
 
 it("starts with an issuer nobody answers at, logs the redirect URI to register, and offers the password with a notice", async () => {
-  expect(logLines(unreachable).find((line) => line.includes('"message":"single sign-on"'))).toContain(`"redirectUri":"${unreachable.url}/api/auth/callback/oidc"`);
+  expect((await logged(unreachable, "single sign-on")).redirectUri).toBe(`${unreachable.url}/api/auth/callback/oidc`);
   expect((await fetch(`${unreachable.url}/sign-in`)).status).toBe(200);
   const html = await pageText(`${unreachable.url}/sign-in`);
   expect(html).toContain("The company sign-in is unavailable right now. Sign in with your password or a passkey.");
   expect(html).not.toContain(">Sign in with Shop Workspace<");
   expect(html).toContain('id="sign-in-password"');
-  const why = logLines(unreachable).find((line) => line.includes("single sign-on is unavailable"));
-  expect(why).toContain(`/.well-known/openid-configuration could not be read`);
+  const unavailable = await logged(unreachable, "single sign-on is unavailable: the sign-in page offers passwords and passkeys only");
+  expect(unavailable.why).toContain(`/.well-known/openid-configuration could not be read`);
   expect((await signInThrough(unreachable.url, "credentials", ACCOUNT)).sessionToken).toBeDefined();
-  expect(logLines(unreachable).filter((line) => /"status":5\d\d|"message":"unhandled error"/.test(line))).toEqual([]);
+  expect(unreachable.output().split("\n").filter((line) => /"status":5\d\d|"message":"unhandled error"/.test(line))).toEqual([]);
 });
 
 it("starts with an incomplete configuration, names what is missing in the log, and never the secret", async () => {
   const html = await pageText(`${incomplete.url}/sign-in`);
   expect(html).toContain("The company sign-in is unavailable right now.");
-  const warning = logLines(incomplete).find((line) => line.includes("single sign-on is off: its configuration is incomplete"));
-  expect(warning).toContain("OIDC_CLIENT_ID is not set");
+  const warning = await logged(incomplete, "single sign-on is off: its configuration is incomplete");
+  expect(warning.problems).toEqual(["OIDC_CLIENT_ID is not set: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET"]);
   expect(incomplete.output()).not.toContain("not-logged-anywhere");
 });
 
