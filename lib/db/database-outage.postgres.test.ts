@@ -1,3 +1,4 @@
+import { HANG_GUARD_MS } from "@/test/support/hang-guard";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -185,12 +186,16 @@ describe("busy", () => {
     const holding = new Promise<void>((resolve) => (release = resolve));
     let begun = () => {};
     const held = new Promise<void>((resolve) => (begun = resolve));
-    // The pool's one connection, in a transaction until released.
-    const first = prisma.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe("SELECT 1");
-      begun();
-      await holding;
-    });
+    // The pool's one connection, in a transaction until released. Its own wait is the hang guard's, not the
+    // client's 200 ms: on a loaded machine the first transaction too may take longer to begin, and it must.
+    const first = prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe("SELECT 1");
+        begun();
+        await holding;
+      },
+      { maxWait: HANG_GUARD_MS, timeout: HANG_GUARD_MS },
+    );
     await held;
     const error = await failure(prisma.$transaction(async (tx) => tx.plant.create({ data: { id: 2n, name: "Never" } })));
     release();
