@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { BackupNotice } from "@/components/backups/backup-notice";
+import { LiveConnectionNotice } from "@/components/shared/live-connection-notice";
 import { SiteHeader } from "@/components/site/site-header";
 import { WebhookNotice } from "@/components/webhooks/webhook-notice";
 import { currentStaff } from "@/lib/auth/sessions/require-staff";
@@ -20,6 +21,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
     <>
       <SiteHeader user={user} />
       <main id="main">
+        {/* Whether the page follows the store's changes: said at the top, whichever page it is (issue 44). */}
+        <LiveConnectionNotice />
         <BackupNotice failure={backupFailure} />
         <WebhookNotice endpoints={disabledByApp} />
         {children}
