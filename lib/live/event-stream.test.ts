@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   type Connection,
+  END_GRACE_MS,
   type EndReason,
   endAllStreams,
   eventFrame,
@@ -169,10 +170,8 @@ describe("eventStream", () => {
       expect(reasons).toEqual([]);
       await vi.advanceTimersByTimeAsync(2 * HEARTBEAT_MS);
       expect(reasons).toEqual(["stalled"]);
-      // What was queued is still delivered, then the stream ends: the client resumes from its last id.
-      let rest = "";
-      for (let read = await reader.read(); !read.done; read = await reader.read()) rest += new TextDecoder().decode(read.value);
-      expect(rest.endsWith("\n\n")).toBe(true);
+      // What was queued is dropped, not kept for a reader that does not read: the client resumes from its last id.
+      await expect(reader.read()).rejects.toMatchObject({ name: "AbortError" });
       idle.end("shutdown");
       expect(reasons).toEqual(["stalled", "idle shutdown"]);
     } finally {
@@ -190,6 +189,28 @@ describe("eventStream", () => {
     endAllStreams();
     expect(ends).toEqual(["client", "shutdown"]);
     expect(await readAll(other.body)).toBe("retry: 2000\n: open\n\n");
+  });
+
+  it("gives a stream ended for its access END_GRACE_MS to be read to its end, then drops what its reader has not taken", async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = handFeed();
+      const options = { start: feed.position, filter: {}, signal: new AbortController().signal, onEnd: () => {} };
+      const reading = changeStream(feed, options);
+      const silent = changeStream(feed, options);
+      const readingText = readAll(reading.body);
+      const silentReader = silent.body.getReader();
+      await silentReader.read();
+      await vi.advanceTimersByTimeAsync(0);
+      feed.hand([change(1n, null)]);
+      reading.end("access");
+      silent.end("access");
+      await vi.advanceTimersByTimeAsync(END_GRACE_MS);
+      expect(await readingText).toMatch(/^id: \d+$/m);
+      await expect(silentReader.read()).rejects.toMatchObject({ name: "AbortError" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("sends a comment every HEARTBEAT_MS while the stream is open, so proxies keep an idle one", async () => {

@@ -21,7 +21,8 @@ import { processGlobal } from "@/lib/server/process-global";
 //
 // A connection that takes nothing at all for STALL_BEATS heartbeats while
 // events wait for it is cut: its client (or a proxy between) has stopped
-// reading. A client that comes back resumes with its Last-Event-ID.
+// reading, and its connection is reset at once, what it had not taken dropped
+// (issue 44). A client that comes back resumes with its Last-Event-ID.
 
 /** What the client waits before reconnecting, in ms (the `retry:` field). */
 export const RETRY_MS = 2_000;
@@ -37,6 +38,14 @@ export const MAX_QUEUED_EVENTS = 64;
 export const STALL_BEATS = 2;
 /** Events the connection may be behind before the stream waits for it, when it reads the table. */
 const QUEUE_ROOM = 16;
+/**
+ * How long a stream ended for any reason but its client's not reading (its access ended, the process stops, a
+ * read failed) leaves its client to take what was written and the end, before its connection is reset (issue 44).
+ * A client that reads takes them within a few round trips and reconnects; one that does not would otherwise
+ * keep a socket and the kernel's buffer of unsent bytes after its place in the limits was given back, and a
+ * stopping server would wait for it until its deadline.
+ */
+export const END_GRACE_MS = 2_000;
 
 const encoder = new TextEncoder();
 const HEARTBEAT = encoder.encode(": keep-alive\n\n");
@@ -156,8 +165,12 @@ export type Connection = {
   write(chunk: Uint8Array, events: number): void;
   /** The events (and comments) written that the connection has not taken yet. */
   waiting(): number;
-  /** Ends the answer once what was written has gone. */
-  close(): void;
+  /**
+   * Ends the answer, for `reason`: "stalled" drops what the client has not taken, at once; "client" finds it
+   * gone; any other ends it as a reading client expects, once what was written has gone, unless it has not
+   * within END_GRACE_MS.
+   */
+  close(reason: EndReason): void;
 };
 
 /** A stream's side for the connection it writes to. */
@@ -190,7 +203,8 @@ const PREAMBLE = encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`);
 export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, accepts, frame, signal, onEnd }: StreamOptions<Item>): EventStream {
   // Where the stream writes: set once, by the first read of its body or by a server's own connection.
   let connection: Connection | undefined;
-  let ended = false;
+  // Why the stream ended, once it has.
+  let ended: EndReason | undefined;
   let live = false;
   let sent = start;
   let unsubscribe: () => void = () => {};
@@ -203,12 +217,12 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
   const waiting = () => connection?.waiting() ?? 0;
   const end = (reason: EndReason) => {
     if (ended) return;
-    ended = true;
+    ended = reason;
     unsubscribe();
     letGo(held);
     signal.removeEventListener("abort", gone);
     room?.();
-    connection?.close();
+    connection?.close(reason);
     onEnd(reason);
   };
   const gone = () => end("client");
@@ -239,7 +253,7 @@ export function eventStream<Item extends Positioned>(feed: Feed<Item>, { start, 
     connection = to;
     to.write(PREAMBLE, 1);
     if (ended) {
-      to.close();
+      to.close(ended);
       return connected;
     }
     // Behind, the stream passes over what the feed hands it: it reads the same from the table.
@@ -336,12 +350,25 @@ function bodyConnection(controller: ReadableStreamDefaultController<Uint8Array>)
   return {
     write: (chunk) => controller.enqueue(chunk),
     waiting: () => -(controller.desiredSize ?? 0),
-    close() {
+    close(reason) {
+      if (reason === "stalled") return cutBody(controller);
       try {
         controller.close();
       } catch {
         // Already closed or cancelled by the reader.
       }
+      // What the reader has not taken by then is dropped; a no-op once it has taken the end.
+      if (reason !== "client") setTimeout(() => cutBody(controller), END_GRACE_MS).unref();
     },
   };
+}
+
+/**
+ * Drops what the body holds and fails it. Next (next dev, or a path Next answers) then destroys the response,
+ * quietly for an AbortError, but only once the write it has under way is taken (its pipe waits for that
+ * before it aborts): a client that reads nothing keeps its socket until it goes. Only the server's own
+ * connection (lib/server/direct-streams.ts) can reset it at once.
+ */
+function cutBody(controller: ReadableStreamDefaultController<Uint8Array>): void {
+  controller.error(new DOMException("the event stream was cut", "AbortError"));
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { NextRequest } from "next/server";
 import { followActivityRoute } from "@/lib/live/activity-events-route";
-import { type Connected, type Connection, streamConnector } from "@/lib/live/event-stream";
+import { type Connected, type Connection, END_GRACE_MS, streamConnector } from "@/lib/live/event-stream";
 import { followPlantChangesRoute } from "@/lib/live/plant-events-route";
 
 // The event streams (issue 32), answered by the production server itself on
@@ -62,7 +63,7 @@ export async function serveDirectStream(route: RouteHandler, request: IncomingMe
     response.end(bytes);
     return;
   }
-  client.connected = connect(socketConnection(response, () => client.connected?.taken()));
+  client.connected = connect(socketConnection(response, request.socket, () => client.connected?.taken()));
 }
 
 /**
@@ -71,17 +72,61 @@ export async function serveDirectStream(route: RouteHandler, request: IncomingMe
  * than MAX_QUEUED_EVENTS ahead of the socket (lib/live/event-stream.ts), as ten thousand slow clients each
  * holding hundreds of them ran a worker out of its heap (bench:live on PostgreSQL).
  */
-function socketConnection(response: ServerResponse, taken: () => void): Connection {
+function socketConnection(response: ServerResponse, socket: Socket, taken: () => void): Connection {
   let waiting = 0;
+  // Dropped once the stream has ended: the writes Node still holds must not keep the stream alive.
+  let onTaken: (() => void) | undefined = taken;
+  // The end, once the stream has ended, waiting for what was written to be taken.
+  let ending: (() => void) | undefined;
   return {
     write(chunk, events) {
       waiting += events;
       response.write(chunk, () => {
         waiting -= events;
-        taken();
+        onTaken?.();
+        if (waiting === 0) ending?.();
       });
     },
     waiting: () => waiting,
-    close: () => response.end(),
+    close(reason) {
+      onTaken = undefined;
+      if (reason === "client" || socket.destroyed) return;
+      if (reason === "stalled") return reset(socket);
+      resetAfterGrace(socket);
+      ending = () => {
+        ending = undefined;
+        endAndClose(response, socket);
+      };
+      // Ended once what was written has been taken, not before: a stopping server's drain (lib/server/shutdown.ts)
+      // closes an ended answer's connection as idle at once, which would drop what Node still holds for its
+      // client, and leave the kernel's buffer of it in an orphan that no grace can reset.
+      if (waiting === 0) ending();
+    },
   };
+}
+
+/**
+ * Ends the answer and then the connection (a FIN after the end): not kept for another request, and a client
+ * that read the end closes its side, which tells the server it was taken. A client that has not by
+ * END_GRACE_MS is reset.
+ */
+function endAndClose(response: ServerResponse, socket: Socket): void {
+  if (socket.destroyed) return;
+  response.end();
+  socket.end();
+}
+
+/** Resets `socket` unless it has closed within END_GRACE_MS. */
+function resetAfterGrace(socket: Socket): void {
+  const grace = setTimeout(() => reset(socket), END_GRACE_MS).unref();
+  socket.once("close", () => clearTimeout(grace));
+}
+
+/**
+ * An abortive close (RST): the kernel drops what it had not sent. A plain close (FIN) would leave it an
+ * orphan in FIN-WAIT-1 that holds the unsent bytes (3.9 MB, measured) and probes a client that reads
+ * nothing for minutes (issue 44).
+ */
+function reset(socket: Socket): void {
+  if (!socket.destroyed) socket.resetAndDestroy();
 }

@@ -4,13 +4,15 @@ import { parseExactJson } from "@/lib/json/exact-json";
 import { revokeApiTokens } from "@/test/support/api-tokens";
 import { makeAccount } from "@/test/support/accounts";
 import { createToken } from "@/test/support/app-server";
-import { type ChangeStreamClient, openChangeStream, type StreamEvent } from "@/test/support/change-stream";
+import { type ChangeStreamClient, openChangeStream, openUnreadStream, type StreamEvent } from "@/test/support/change-stream";
 import { signInThrough } from "@/test/support/next-auth-sign-in";
+import { serverSideOf } from "@/test/support/server-connections";
 import { type SharedApp, sharedAppWithTokens } from "@/test/support/shared-app";
 
 // GET /plants/events over HTTP against the built app (issue 32): the change
 // feed's events, their positions and JSON, resuming, filters, refusals, the
-// end of a stream whose token is revoked, and the limit on open streams. On
+// end of a stream whose token is revoked (and of its connection, when its
+// client does not read the end: issue 44), and the limit on open streams. On
 // the app the HTTP files share: this file's plants have ids from 3200000 to
 // 3299999, the same past 2^53, and tags of its own, and its streams follow
 // only those (other files write meanwhile).
@@ -189,7 +191,8 @@ describe("GET /plants/events", () => {
     const kept = await follow("");
     expect([doomed.status, kept.status]).toEqual([200, 200]);
     await revokeApiTokens(app.database, label);
-    await doomed.ended;
+    // Ended as an answer ends, not cut: a client that reads sees the end, and reconnects.
+    expect(await doomed.ended).toBe("end");
     // The other stream still delivers.
     const tag = newTag();
     const keptTagged = await follow(`?tag=${tag}`);
@@ -198,6 +201,22 @@ describe("GET /plants/events", () => {
     expect(summary(await keptTagged.waitFor(1))).toEqual([["plant.created", id, "After"]]);
     // Its token no longer opens one.
     expect((await follow("", { token: revoked })).status).toBe(401);
+  });
+
+  it("resets the connection of a revoked token's stream whose client does not read the end, once it has had END_GRACE_MS to", async () => {
+    const label = `feed-unread-${randomUUID()}`;
+    const revoked = await createToken(app.database, ["plants:read"], "1h", label);
+    const unread = await openUnreadStream(`${app.url}/plants/events`, { authorization: `Bearer ${revoked}` });
+    try {
+      expect(unread.status).toBe(200);
+      const serverSide = () => serverSideOf(Number(new URL(app.url).port), unread.localPort).map(({ state }) => state);
+      expect(serverSide()).toEqual(["ESTAB"]);
+      await revokeApiTokens(app.database, label);
+      // Neither kept alive (the tests' apps keep an idle connection ten minutes) nor left to wait in FIN-WAIT-2 for a close that never comes.
+      await expect.poll(serverSide, { interval: 250 }).toEqual([]);
+    } finally {
+      unread.destroy();
+    }
   });
 
   it("ends a staff member's stream once their sessions are ended, and once their account is deactivated", async () => {

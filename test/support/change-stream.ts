@@ -1,9 +1,11 @@
+import { connect } from "node:net";
 import { createParser } from "eventsource-parser";
 import { HANG_GUARD_MS } from "./hang-guard";
 
 // A client of GET /plants/events for the tests: fetch, read as it arrives,
 // parsed by the same parser the `eventsource` package uses. It keeps every
-// event and the raw text, and says when the server ended the stream.
+// event and the raw text, and says how the stream ended. And a client that
+// reads nothing after the answer's head (openUnreadStream).
 
 export type StreamEvent = { id: string | undefined; event: string | undefined; data: string };
 
@@ -17,8 +19,8 @@ export type ChangeStreamClient = {
   raw(): string;
   /** Waits until `count` events have arrived (the hang guard aside); answers them all. */
   waitFor(count: number): Promise<StreamEvent[]>;
-  /** Settles when the server has ended the stream (or the connection broke). */
-  ended: Promise<void>;
+  /** Settles when the stream has ended: "end" when the server ended the answer, "broken" when the connection broke (or the test closed it). */
+  ended: Promise<"end" | "broken">;
   close(): void;
 };
 
@@ -35,7 +37,7 @@ export async function openChangeStream(url: string, headers: Record<string, stri
     },
   });
   if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    return { status: response.status, headers: response.headers, errorBody: await response.text(), events, raw: () => text, waitFor: async () => events, ended: Promise.resolve(), close: () => {} };
+    return { status: response.status, headers: response.headers, errorBody: await response.text(), events, raw: () => text, waitFor: async () => events, ended: Promise.resolve("end"), close: () => {} };
   }
   let finished = false;
   const ended = (async () => {
@@ -46,8 +48,10 @@ export async function openChangeStream(url: string, headers: Record<string, stri
         text += piece;
         parser.feed(piece);
       }
+      return "end" as const;
     } catch {
       // Closed by the test, or the connection broke: either way, it has ended.
+      return "broken" as const;
     } finally {
       finished = true;
       for (const waiter of waiters) waiter();
@@ -78,4 +82,29 @@ export async function openChangeStream(url: string, headers: Record<string, stri
     ended,
     close: () => abort.abort(),
   };
+}
+
+/** A client that has read its answer's head, and reads nothing more: what the server sends next stays in the kernel's buffers, its close unseen. */
+export type UnreadStream = { status: number; localPort: number; destroy(): void };
+
+/** Sends GET `url` as HTTP/1.1 on a connection of its own, kept alive as browsers and fetch keep theirs, and stops reading once the head has come. */
+export async function openUnreadStream(url: string, headers: Record<string, string>): Promise<UnreadStream> {
+  const { hostname, port, pathname, search } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  // What comes once it has stopped reading (the server's reset) is none of its business.
+  socket.on("error", () => {});
+  const head = [`GET ${pathname}${search} HTTP/1.1`, `host: ${hostname}:${port}`, "accept: text/event-stream", ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  socket.write(`${head.join("\r\n")}\r\n\r\n`);
+  const statusLine = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (!text.includes("\r\n\r\n")) return;
+      socket.pause();
+      socket.off("data", onData);
+      resolve(text.slice(0, text.indexOf("\r\n")));
+    };
+    socket.on("data", onData).once("close", () => reject(new Error(`the connection closed before the answer's head: ${text}`)));
+  });
+  return { status: Number(statusLine.split(" ")[1]), localPort: socket.localPort!, destroy: () => socket.destroy() };
 }
