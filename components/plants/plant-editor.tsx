@@ -28,15 +28,16 @@ const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ p
  * /plants/{id}), always on the version this page holds (its ETag), so that
  * nobody's change is overwritten unseen. The version held is this
  * component's own from the first render on: a save or a choice moves it on,
- * and the server's parts of the page (when last changed, the version, the
- * history with the new change on top) are refreshed after.
+ * and the server's parts of the page (the heading, when last changed, the
+ * version, the history with the new change on top) are refreshed after.
  *
  * It follows the plant's changes made elsewhere (issue 32: the change feed,
  * from `position`, the feed's position the page was read at): untouched, the
  * form takes the new version and says who saved it; with an edit under way,
  * the conflict's choice is offered before a save could meet a 412, without
- * taking the focus from the field being typed in. A delete reads the page
- * again, which then says who deleted the plant, with Restore for owners.
+ * taking the focus from the field being typed in, while the server's parts
+ * show the version saved (issue 44). A delete reads the page again, which
+ * then says who deleted the plant, with Restore for owners.
  */
 export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: string; position: string }) {
   const router = useRouter();
@@ -84,6 +85,10 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
       setConflictFocus(false);
       setConflict(current);
       setStatus(`${who} saved another version of this plant while you were editing: keep yours or take theirs.`);
+      // Only the fields wait for the person's choice: the heading, the facts and the history describe what is
+      // stored, and take the saved version now (issue 44). A refresh keeps this component's state (the fields,
+      // the conflict, the version edited) and the focus: it only draws the server's parts again.
+      router.refresh();
     } else {
       adopt(current);
       setStatus(`${who} changed this plant: the form now holds the saved version.`);
