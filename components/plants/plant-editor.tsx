@@ -13,6 +13,7 @@ import { fieldSentence } from "@/components/forms/sentence-resolver";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
 import { followPlantChanges } from "@/lib/client/change-feed";
+import { takeFlashMessage } from "@/lib/client/flash-message";
 import type { PlantChangeEvent } from "@/lib/client/plant-change-event";
 import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 import type { Plant } from "@/lib/validations/plant";
@@ -39,7 +40,18 @@ const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ p
  * show the version saved (issue 44). A delete reads the page again, which
  * then says who deleted the plant, with Restore for owners.
  */
-export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: string; position: string }) {
+export function PlantEditor({
+  plant,
+  etag,
+  position,
+  headingId,
+}: {
+  plant: Plant;
+  etag: string;
+  position: string;
+  /** The page's heading, which takes the focus when the page says what an action left for it (lib/client/flash-message.ts). */
+  headingId: string;
+}) {
   const router = useRouter();
   const [shown, setShown] = useState<PlantVersionShown>({ plant, etag });
   const [conflict, setConflict] = useState<PlantVersionShown | null>(null);
@@ -64,6 +76,18 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
   useEffect(() => {
     if (conflict && conflictFocus) conflictHeading.current?.focus();
   }, [conflict, conflictFocus]);
+
+  // A restore from the deleted page this one replaced leaves word for it (issue 44; app/(staff)/activity/actions.ts):
+  // the Restore button that had the focus is gone, so the focus goes to the page's heading, and the status region
+  // says what was done.
+  useEffect(() => {
+    const message = takeFlashMessage(`/plants/${plant.id}`);
+    if (message === undefined) return;
+    document.getElementById(headingId)?.focus();
+    // A frame after the region is drawn empty: a region that appears already speaking is not announced. Not
+    // cancelled on cleanup: the message is taken once, and React's development run of the effect twice would lose it.
+    requestAnimationFrame(() => setStatus(message));
+  }, [headingId, plant.id]);
 
   // Saves begun on this page: a change told while one was under way, or began meanwhile, is the save's to meet.
   const saves = useRef(0);
