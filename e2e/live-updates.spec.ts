@@ -62,6 +62,9 @@ test("a plant's page takes another browser's change and says who made it; mid-ed
   await page.goto(`/plants/${id}`);
   const name = page.getByLabel("Name", { exact: true });
   await expect(name).toBeEnabled();
+  const fact = (term: string) => page.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd");
+  // The history's changes, newest first (the first row group is the headers').
+  const historyRows = page.getByRole("table", { name: "History" }).getByRole("rowgroup").nth(1).getByRole("row");
 
   const other = await browser.newContext({ storageState: ownerState });
   const elsewhere = other.request;
@@ -76,10 +79,17 @@ test("a plant's page takes another browser's change and says who made it; mid-ed
     await expect(name).toHaveValue("Their fern");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Their fern");
 
-    // Mid-edit: the choice is offered at once, and the person keeps typing where they were.
+    // Mid-edit: the choice is offered at once, and the person keeps typing where they were; the heading, the
+    // facts and the history describe what is stored, and take the saved version beside the choice (issue 44).
     await name.fill("My fern");
-    await patch(`{"tag":"${TAG}-theirs"}`);
+    await patch(`{"name":"Their Boston fern","tag":"${TAG}-theirs"}`);
     await expect(page.getByRole("heading", { name: "Someone else changed this plant" })).toBeVisible();
+    await expect(fact("Version")).toHaveText("3");
+    await expect(fact("Tag")).toHaveText(`${TAG}-theirs`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Their Boston fern");
+    await expect(historyRows).toHaveCount(3);
+    await expect(historyRows.first()).toContainText(`${TAG}-theirs`);
+    await expect(name).toHaveValue("My fern");
     await expect(name).toBeFocused();
     await page.getByRole("button", { name: "Keep my edit" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved" })).toHaveText(`Saved: My fern, tag ${TAG}-theirs.`);

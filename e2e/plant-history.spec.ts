@@ -167,9 +167,12 @@ test("a deleted plant's page says when and by whom, shows its history, and lets 
   await expectNoAxeViolations(page);
 
   // An owner restores it from here: the page becomes the plant's own again (its new title announced), as it
-  // was, with the restore on top of its history.
+  // was, with the restore on top of its history; its status region says so and its heading takes the focus
+  // from the Restore button, gone with the deleted page (issue 44).
   await page.getByRole("button", { name: `Restore Calathea orbifolia (id ${id})` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Restored" })).toHaveText("Restored: Calathea orbifolia is among the plants again.");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Calathea orbifolia");
+  await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
   await expect(page).toHaveTitle("Calathea orbifolia · Plant Store");
   await expect(page.getByRole("button", { name: "Delete plant" })).toBeVisible();
   await expect(changes(page)).toHaveCount(4);

@@ -13,6 +13,7 @@ import { fieldSentence } from "@/components/forms/sentence-resolver";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { formChecks, useServerForm } from "@/components/forms/use-server-form";
 import { followPlantChanges } from "@/lib/client/change-feed";
+import { takeFlashMessage } from "@/lib/client/flash-message";
 import type { PlantChangeEvent } from "@/lib/client/plant-change-event";
 import type { ChangeOutcome, PlantVersionShown } from "@/lib/client/plant-changes";
 import type { Plant } from "@/lib/validations/plant";
@@ -28,17 +29,29 @@ const CHECKS = formChecks(() => import("@/lib/validations/plant-edit").then(({ p
  * /plants/{id}), always on the version this page holds (its ETag), so that
  * nobody's change is overwritten unseen. The version held is this
  * component's own from the first render on: a save or a choice moves it on,
- * and the server's parts of the page (when last changed, the version, the
- * history with the new change on top) are refreshed after.
+ * and the server's parts of the page (the heading, when last changed, the
+ * version, the history with the new change on top) are refreshed after.
  *
  * It follows the plant's changes made elsewhere (issue 32: the change feed,
  * from `position`, the feed's position the page was read at): untouched, the
  * form takes the new version and says who saved it; with an edit under way,
  * the conflict's choice is offered before a save could meet a 412, without
- * taking the focus from the field being typed in. A delete reads the page
- * again, which then says who deleted the plant, with Restore for owners.
+ * taking the focus from the field being typed in, while the server's parts
+ * show the version saved (issue 44). A delete reads the page again, which
+ * then says who deleted the plant, with Restore for owners.
  */
-export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: string; position: string }) {
+export function PlantEditor({
+  plant,
+  etag,
+  position,
+  headingId,
+}: {
+  plant: Plant;
+  etag: string;
+  position: string;
+  /** The page's heading, which takes the focus when the page says what an action left for it (lib/client/flash-message.ts). */
+  headingId: string;
+}) {
   const router = useRouter();
   const [shown, setShown] = useState<PlantVersionShown>({ plant, etag });
   const [conflict, setConflict] = useState<PlantVersionShown | null>(null);
@@ -64,6 +77,18 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
     if (conflict && conflictFocus) conflictHeading.current?.focus();
   }, [conflict, conflictFocus]);
 
+  // A restore from the deleted page this one replaced leaves word for it (issue 44; app/(staff)/activity/actions.ts):
+  // the Restore button that had the focus is gone, so the focus goes to the page's heading, and the status region
+  // says what was done.
+  useEffect(() => {
+    const message = takeFlashMessage(`/plants/${plant.id}`);
+    if (message === undefined) return;
+    document.getElementById(headingId)?.focus();
+    // A frame after the region is drawn empty: a region that appears already speaking is not announced. Not
+    // cancelled on cleanup: the message is taken once, and React's development run of the effect twice would lose it.
+    requestAnimationFrame(() => setStatus(message));
+  }, [headingId, plant.id]);
+
   // Saves begun on this page: a change told while one was under way, or began meanwhile, is the save's to meet.
   const saves = useRef(0);
   // Called with each change the feed tells of, with the page's state as it is then (an Effect Event).
@@ -84,6 +109,10 @@ export function PlantEditor({ plant, etag, position }: { plant: Plant; etag: str
       setConflictFocus(false);
       setConflict(current);
       setStatus(`${who} saved another version of this plant while you were editing: keep yours or take theirs.`);
+      // Only the fields wait for the person's choice: the heading, the facts and the history describe what is
+      // stored, and take the saved version now (issue 44). A refresh keeps this component's state (the fields,
+      // the conflict, the version edited) and the focus: it only draws the server's parts again.
+      router.refresh();
     } else {
       adopt(current);
       setStatus(`${who} changed this plant: the form now holds the saved version.`);

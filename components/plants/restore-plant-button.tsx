@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
-import { restoreDeletedPlant, type RestoreResult } from "@/app/(staff)/activity/actions";
+import { restoreDeletedPlant, restoreDeletedPlantOnItsPage, type RestoreResult } from "@/app/(staff)/activity/actions";
 import { FormError } from "@/components/forms/form-error";
 
 /**
@@ -12,10 +12,12 @@ import { FormError } from "@/components/forms/form-error";
  * so that the outcome stays in place when the page is drawn again after the
  * restore: the button is gone then (the id is taken, by the plant restored),
  * and the sentence takes focus, where a screen reader reads it and keyboard
- * users carry on from.
+ * users carry on from. On the deleted plant's own page (onItsPage), the
+ * restore turns the page into the plant's, without this button: that page
+ * says the outcome (restoreDeletedPlantOnItsPage).
  */
-export function RestorePlantButton({ recordId, plantId, name, restorable }: { recordId: string; plantId: string; name: string; restorable: boolean }) {
-  const [outcome, restore, pending] = useActionState<RestoreResult, FormData>(restoreDeletedPlant, null);
+export function RestorePlantButton({ recordId, plantId, name, restorable, onItsPage = false }: { recordId: string; plantId: string; name: string; restorable: boolean; onItsPage?: boolean }) {
+  const [outcome, restore, pending] = useActionState<RestoreResult, FormData>(onItsPage ? restoreDeletedPlantOnItsPage : restoreDeletedPlant, null);
   const done = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (outcome && "done" in outcome) done.current?.focus();

@@ -100,7 +100,9 @@ export default async function PlantPage({ params, searchParams }: { params: Para
           // Owners restore from here as from Activity: the id is free (no plant has it, or this page would show
           // that plant), and the delete's record keeps the plant to store again as it was.
           restore={
-            linkToActivity && deletion && plant ? <RestorePlantButton recordId={String(deletion.id)} plantId={String(id)} name={plant.name} restorable /> : undefined
+            linkToActivity && deletion && plant ? (
+              <RestorePlantButton recordId={String(deletion.id)} plantId={String(id)} name={plant.name} restorable onItsPage />
+            ) : undefined
           }
         />
         <dl className="facts plant-facts">
@@ -118,7 +120,10 @@ export default async function PlantPage({ params, searchParams }: { params: Para
       <p className="breadcrumb">
         <Link href="/">Plants</Link>
       </p>
-      <h1 className="plant-title">{plant.name}</h1>
+      {/* Focusable from script only: the editor takes focus here when the page's control is gone (Restore). */}
+      <h1 id="plant-title" className="plant-title" tabIndex={-1}>
+        {plant.name}
+      </h1>
       <dl className="facts plant-facts">
         <Fact term="Id" className="id">{plant.id.toString()}</Fact>
         <Fact term="Tag">{plant.tag ?? <span className="muted">no tag</span>}</Fact>
@@ -130,7 +135,7 @@ export default async function PlantPage({ params, searchParams }: { params: Para
         </Fact>
         <Fact term="Version">{version}</Fact>
       </dl>
-      <PlantEditor plant={plant} etag={plantEtag(found.record)} position={position} />
+      <PlantEditor plant={plant} etag={plantEtag(found.record)} position={position} headingId="plant-title" />
       {historySection}
     </>
   );
