@@ -36,7 +36,10 @@ export function LiveConnectionNotice() {
 
   return (
     <div className="live-connection" data-state={shown}>
-      <p role="status">{SAID[shown]}</p>
+      {/* A polite live region of its own, not role="status": that is the page's own news ("Saved …"), one per page. */}
+      <p aria-live="polite" aria-atomic="true">
+        {SAID[shown]}
+      </p>
       {shown === "stopped" && (
         <button type="button" onClick={() => window.location.reload()}>
           Reload the page

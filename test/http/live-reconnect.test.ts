@@ -53,7 +53,7 @@ async function openList(tag: string, status: number): Promise<Page> {
   const page = await context.newPage();
   const answered = page.waitForResponse((response) => new URL(response.url()).pathname === "/plants/events" && response.status() === status);
   await page.goto(`${app.url}/?tag=${tag}`);
-  await page.locator(".live-connection [role=status]").evaluate((region) => {
+  await page.locator(".live-connection [aria-live]").evaluate((region) => {
     const said: string[] = [];
     (window as unknown as { said: string[] }).said = said;
     new MutationObserver(() => region.textContent && said.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
@@ -63,7 +63,7 @@ async function openList(tag: string, status: number): Promise<Page> {
 }
 
 const said = (page: Page) => page.evaluate(() => (window as unknown as { said: string[] }).said);
-const notice = (page: Page) => page.locator(".live-connection [role=status]");
+const notice = (page: Page) => page.locator(".live-connection [aria-live]");
 const newPlants = (page: Page) => page.getByRole("status").filter({ hasText: "since this page was read" });
 
 describe("a staff page's live updates", () => {

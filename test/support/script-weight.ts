@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { pageAssetPaths } from "../../lib/client/offline/page-assets";
 
 // The JavaScript a browser downloads to open a page, as a real one downloads
@@ -28,7 +28,9 @@ export async function weighPageScripts(page: Page, url: string): Promise<ScriptW
   page.on("response", (response) => {
     if (response.request().resourceType() === "script") scripts.push({ url: response.url(), body: response.body() });
   });
-  const document = await page.goto(url, { waitUntil: "networkidle" });
+  // Until the network is quiet but for the page's event stream, which stays open as long as the page is
+  // (Playwright's own "networkidle" counts it, so it would never come).
+  const document = await loadUntilQuiet(page, url);
   if (document?.status() !== 200) throw new Error(`${url} answered ${document?.status()}`);
   const named = new Set(pageAssetPaths(await document.text()));
   const weight: ScriptWeight = { scripts: scripts.length, raw: 0, gzip: 0, laterGzip: 0 };
@@ -40,4 +42,25 @@ export async function weighPageScripts(page: Page, url: string): Promise<ScriptW
     if (!named.has(new URL(script.url).pathname)) weight.laterGzip += gzip;
   }
   return weight;
+}
+
+/** How long nothing but an event stream is in flight before a page counts as loaded. */
+const QUIET_MS = 500;
+
+/** Opens `url` and waits until no request but an event stream has been in flight for QUIET_MS; answers the document's response. */
+async function loadUntilQuiet(page: Page, url: string) {
+  const inFlight = new Set<Request>();
+  let lastChange = Date.now();
+  const track = (request: Request, open: boolean) => {
+    if (request.headers().accept === "text/event-stream") return;
+    if (open) inFlight.add(request);
+    else inFlight.delete(request);
+    lastChange = Date.now();
+  };
+  page.on("request", (request) => track(request, true));
+  page.on("requestfinished", (request) => track(request, false));
+  page.on("requestfailed", (request) => track(request, false));
+  const document = await page.goto(url, { waitUntil: "load" });
+  while (inFlight.size > 0 || Date.now() - lastChange < QUIET_MS) await page.waitForTimeout(100);
+  return document;
 }
