@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
@@ -11,10 +12,34 @@ const reportFile = testReportFile();
 // PostgreSQL. TEST_DATABASE picks the engine for lib/, the CLIs and the apps a
 // test starts; TEST_POSTGRES_URL the server (default: the local one, user postgres).
 const UNIT = ["lib/**/*.test.ts"];
+// The unit files that set up a test database run on both engines; the rest check code that no engine
+// reaches (parsing, formats, the browser's side, a stream's bookkeeping), and run once, in the SQLite
+// project: on PostgreSQL they would check the same again (issue 44).
+const DATABASE_UNITS = readdirSync("lib", { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts") && !file.endsWith(".sqlite.test.ts"))
+  .map((file) => `lib/${file}`)
+  .filter((file) => /@\/test\/support\/(set-up-test-database|test-database)"|@\/lib\/db\//.test(readFileSync(file, "utf8")));
 // The operator CLIs as `npm run <name>` runs them: after `npm run build`, the
 // compiled ones (issue 20).
 const CLI = ["cli/**/*.test.ts"];
 const HTTP = ["test/http/**/*.test.ts"];
+// HTTP files about the server process and the browser's side, not the data: signals and stops, ports and
+// processes, configuration at start, what the server answers before anything is read, headers, what a log
+// leaves out, the API reference, a staff page reconnecting its stream. Whatever data they pass through is
+// checked on both engines by the other files: they run once, on SQLite, the default (issue 44).
+const ENGINE_FREE_HTTP = [
+  "browser-guards",
+  "docs-in-browser",
+  "live-reconnect",
+  "one-machine-instances",
+  "openapi-json-and-docs",
+  "second-factor-logs",
+  "server-answers",
+  "single-sign-on-unavailable",
+  "startup",
+  "stop-under-supervisor",
+  "workers-start",
+].map((name) => `test/http/${name}.test.ts`);
 const POSTGRES = { env: { TEST_DATABASE: "postgresql" }, globalSetup: ["test/support/postgres-global-setup.ts"] };
 // One built app per engine that the HTTP files share (test/support/shared-app.ts);
 // after postgres-global-setup.ts, which fixes the run's database name prefix.
@@ -49,7 +74,7 @@ export default defineConfig({
       // *.postgres.test.ts need both engines: they run in the PostgreSQL project only; *.sqlite.test.ts
       // are about SQLite's file and its locks, and run in the SQLite project only.
       { extends: true, test: { name: "unit", include: [...UNIT, "test/*.test.ts"], exclude: ["**/*.postgres.test.ts", "**/node_modules/**"], env: { TEST_DATABASE: "sqlite" } } },
-      { extends: true, test: { name: "unit-postgres", include: UNIT, exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"], ...POSTGRES } },
+      { extends: true, test: { name: "unit-postgres", include: DATABASE_UNITS, ...POSTGRES } },
       { extends: true, test: { name: "cli", include: CLI, env: { TEST_DATABASE: "sqlite" }, setupFiles: APP_FAILURES, ...SHARED_MODULES } },
       { extends: true, test: { name: "cli-postgres", include: CLI, ...POSTGRES, setupFiles: APP_FAILURES, ...SHARED_MODULES } },
       { extends: true, test: { name: "http", include: HTTP, env: { TEST_DATABASE: "sqlite" }, globalSetup: [SHARED_APP], setupFiles: APP_FAILURES, ...SHARED_MODULES } },
@@ -59,7 +84,7 @@ export default defineConfig({
         test: {
           name: "http-postgres",
           include: [...HTTP, "test/instances/**/*.test.ts"],
-          exclude: ["**/*.sqlite.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.sqlite.test.ts", ...ENGINE_FREE_HTTP, "**/node_modules/**"],
           ...POSTGRES,
           globalSetup: [...POSTGRES.globalSetup, SHARED_APP],
           setupFiles: APP_FAILURES,

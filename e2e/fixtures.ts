@@ -70,16 +70,8 @@ export const OWNER = { email: "owner@plants.example", name: "Olive Owner", passw
 /** For specs that start signed out. */
 export const SIGNED_OUT = { cookies: [], origins: [] };
 
-/**
- * WCAG 2.2 A and AA and best practice, as axe checks them: zero violations. A page's markup does not
- * depend on the engine, so a state is checked on SQLite, where every spec runs; on PostgreSQL, which
- * repeats the specs whose data comes through engine-specific SQL, only in the specs of pages that
- * PostgreSQL alone has (*-postgres.spec.ts). Axe was a tenth of the PostgreSQL lane's time.
- */
+/** WCAG 2.2 A and AA and best practice, as axe checks them: zero violations. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const { project, file } = test.info();
-  const { database } = project.use as { database?: E2eDatabase };
-  if (database?.provider === "postgresql" && !file.endsWith("-postgres.spec.ts")) return;
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map((violation) => ({
     rule: violation.id,
