@@ -197,7 +197,10 @@ describe.each(PAIRS)("db copy from %s to %s", (from, to) => {
     expect(await everyTable(target)).toEqual(await everyTable(source));
   });
 
-  it("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", async () => {
+  // Once with each engine as the killed copy's source and once as its target (SQLite to SQLite, SQLite to
+  // PostgreSQL, PostgreSQL to SQLite): PostgreSQL to itself would repeat both halves at the cost of
+  // another 300,000-row copy (issue 44).
+  it.skipIf(from === "postgresql" && to === "postgresql")("killed mid-copy (kill -9) leaves the target empty, and a second copy then succeeds", async () => {
     const source = await manyPlants(from);
     const target = await fresh(to);
 
