@@ -103,13 +103,13 @@ async function resumesAcross(outage: () => Promise<void>): Promise<void> {
   });
   source.addEventListener("plant.created", (event) => received.push({ id: event.lastEventId, data: event.data }));
   try {
-    await expect.poll(() => source.readyState, { timeout: 180_000 }).toBe(EventSource.OPEN);
+    await expect.poll(() => source.readyState).toBe(EventSource.OPEN);
     const ids = [await create(tag), await create(tag)];
-    await expect.poll(() => received.length, { timeout: 180_000 }).toBe(2);
+    await expect.poll(() => received.length).toBe(2);
     await outage();
     // Changes made once the server is back, before the client reconnects or after.
     ids.push(await create(tag), await create(tag));
-    await expect.poll(() => received.length, { timeout: 180_000 }).toBe(4);
+    await expect.poll(() => received.length).toBe(4);
 
     expect(createdIds(received)).toEqual(ids);
     const positions = received.map((event) => BigInt(event.id));
@@ -147,7 +147,7 @@ describe("the change feed with two workers", () => {
       const listening = () => logLines(app.output()).filter((line) => line.message === "worker listening").length;
       const before = listening();
       for (const worker of childPids(primary)) killIfAlive(worker);
-      await expect.poll(listening, { timeout: 180_000 }).toBe(before + 2);
+      await expect.poll(listening).toBe(before + 2);
     });
   });
 
