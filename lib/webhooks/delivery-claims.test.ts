@@ -47,6 +47,16 @@ it("claims each due delivery once, the longest waiting first, until released or 
   expect(afterLapse.ids).toHaveLength(5);
 });
 
+it("finds a delivery due the moment its write commits, however soon the worker looks", async () => {
+  // The worker looks as soon as a plant write commits: its delivery must be due to a clock read after the
+  // commit, even within the same millisecond (on PostgreSQL, the outbox's times were once rounded up to it).
+  await deliveriesFor(0);
+  for (let plant = 0; plant < 50; plant++) {
+    await createPlant({ id: nextPlant++, name: "Due at once" }, TEST_BY);
+    expect((await claimDueDeliveries(1)).ids).toHaveLength(1);
+  }
+});
+
 it("passes over deliveries not yet due, already settled, or to a disabled endpoint", async () => {
   const endpointId = await deliveriesFor(4);
   const [later, delivered, failed] = await db().webhookDelivery.findMany({ where: { endpointId }, orderBy: { id: "asc" } });
