@@ -1,0 +1,23 @@
+import { afterAll, vi } from "vitest";
+
+// A setup file of the unit projects, whose files share a worker process rather
+// than each starting one of their own (issue 44: a process per file was two
+// thirds of the unit tests' CPU). Each file still starts from what a process of
+// its own would give it: the codebase's modules evaluated afresh, none of the
+// per-process state they keep on globalThis (lib/server/process-global.ts: the
+// database client, the mailer, the metrics...), and, after it, the environment,
+// timers and globals as they were. Packages from node_modules stay loaded: they
+// keep no state of ours, and loading them again is the cost this saves.
+
+for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
+  if (symbol.description?.startsWith("plant-store.")) delete (globalThis as Record<symbol, unknown>)[symbol];
+}
+vi.resetModules();
+
+// Registered before the file's own hooks, so run after them (Vitest runs afterAll hooks last first).
+afterAll(() => {
+  vi.useRealTimers();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
