@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, SIGNED_OUT, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, forgetSession, SIGNED_OUT, signIn, test } from "./fixtures";
 import type { Store } from "./support/store";
 
 // Where the one-time links lead (issue 21): an invitation makes the account
@@ -88,10 +88,8 @@ test("a reset link sets a new password and signs in; the old password no longer 
   await expect(page.getByRole("heading", { name: "Plants" })).toBeVisible();
   await expect(page.getByText("Rowan Reset (staff)")).toBeVisible();
 
-  // Signed out by forgetting the cookie: the Sign out button is sign-in.spec.ts's to test. The plant list is left
-  // first: its stream, refused once the cookie is gone, would take it to sign-in by itself (issue 44), racing this test.
-  await page.goto("about:blank");
-  await page.context().clearCookies();
+  // Signed out by forgetting the cookie: the Sign out button is sign-in.spec.ts's to test.
+  await forgetSession(page);
   await page.goto("/sign-in");
   await signIn(page, email, OLD_PASSWORD);
   await expect(page.getByRole("main").getByRole("alert")).toHaveText("That email and password do not match an account.");

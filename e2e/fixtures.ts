@@ -82,6 +82,15 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
 
+/**
+ * Signs the page's browser out by forgetting its cookies. A staff page is left first: its change feed,
+ * refused once the cookie is gone, would reload it by itself (issue 44), racing the spec's next goto.
+ */
+export async function forgetSession(page: Page): Promise<void> {
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+}
+
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);

@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, forgetSession, OWNER, SIGNED_OUT, signIn, test } from "./fixtures";
 
 test.use({ storageState: SIGNED_OUT });
 
@@ -50,9 +50,7 @@ test("sign in, then sign out ends the session", async ({ page }) => {
 
 test("sign-in never sends anyone to another site", async ({ page, baseURL }) => {
   for (const callbackUrl of ["https://evil.example/", "//evil.example/", "/\\evil.example/"]) {
-    // The plant list is left first: its stream, refused once the cookie is gone, would reload it by itself (issue 44), racing this goto.
-    await page.goto("about:blank");
-    await page.context().clearCookies();
+    await forgetSession(page);
     await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`);
     await signIn(page, OWNER.email, OWNER.password);
     await expect(page).toHaveURL(`${baseURL}/`);

@@ -19,5 +19,14 @@ export function takeProcessGlobal<T>(name: string): T | undefined {
   return value;
 }
 
+/**
+ * Takes every value out: the next processGlobal() of each name makes a new one. For test files that share
+ * a process (test/support/fresh-modules.ts), each to start as a process of its own would.
+ */
+export function forgetProcessGlobals(): void {
+  for (const symbol of Object.getOwnPropertySymbols(globalThis)) if (symbol.description?.startsWith(PREFIX)) delete holder()[symbol];
+}
+
+const PREFIX = "plant-store.";
 const holder = <T>() => globalThis as unknown as Record<symbol, T | undefined>;
-const key = (name: string) => Symbol.for(`plant-store.${name}`);
+const key = (name: string) => Symbol.for(`${PREFIX}${name}`);

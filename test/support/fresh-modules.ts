@@ -1,4 +1,5 @@
 import { afterAll, vi } from "vitest";
+import { forgetProcessGlobals } from "@/lib/server/process-global";
 
 // A setup file of the unit projects, whose files share a worker process rather
 // than each starting one of their own (issue 44: a process per file was two
@@ -9,9 +10,7 @@ import { afterAll, vi } from "vitest";
 // timers and globals as they were. Packages from node_modules stay loaded: they
 // keep no state of ours, and loading them again is the cost this saves.
 
-for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
-  if (symbol.description?.startsWith("plant-store.")) delete (globalThis as Record<symbol, unknown>)[symbol];
-}
+forgetProcessGlobals();
 vi.resetModules();
 
 // Registered before the file's own hooks, so run after them (Vitest runs afterAll hooks last first).
