@@ -13,10 +13,15 @@
 //   against the same code built as ES modules: the one process answered its
 //   first /readyz after 0.92 of the CPU time, two workers after 0.89, and
 //   listened after 0.58 and 0.61 (docs/operations.md).
-// - the operator CLIs, in .next/plant-store-cli/<name>.mjs, which cli/launch.mjs
-//   runs for `npm run token` and the others. Through tsx's CLI, each call also
-//   paid for a second Node process and the TypeScript loader: about 1.3 s of
-//   CPU for `token list`, where the compiled CLI takes about 0.9 s (issue 20).
+// - the operator CLIs, each one CommonJS file, .next/plant-store-cli/<name>.cjs,
+//   which cli/launch.mjs runs for `npm run token` and the others. Through tsx's
+//   CLI, each call also paid for a second Node process and the TypeScript
+//   loader: about 1.3 s of CPU for `token list`, where the compiled CLI takes
+//   about 0.9 s (issue 20). CommonJS for the server's reason: as ES modules
+//   importing the packages, a usage error took 0.75 CPU s and `token list`
+//   0.85, much of it Node telling each CommonJS package's named exports;
+//   required, 0.48 and 0.69 (side by side, issue 44). The suite runs the
+//   CLIs some 400 times.
 // Packages stay outside the bundles, loaded from node_modules as Next loads
 // them, and the `@/` paths resolve as tsconfig.json says.
 import path from "node:path";
@@ -38,31 +43,32 @@ const FOR_NODE: BuildOptions = {
   logLevel: "warning",
 };
 
-const SERVER: BuildOptions = {
+// CommonJS, for the packages' sake (above), with import.meta made CommonJS's: the modules that resolve a
+// package from where they are (the SQLite worker threads, Prisma's generated clients) get the file's URL.
+const AS_COMMONJS: BuildOptions = {
   ...FOR_NODE,
   format: "cjs",
-  entryPoints: [path.join(ROOT, "server.ts")],
-  outfile: path.join(ROOT, ".next/plant-store-server/server.cjs"),
-  // import.meta is ESM's: the modules that resolve a package from where they are (the SQLite worker
-  // threads, Prisma's generated clients) get the file's URL, as they did from an .mjs chunk beside it.
   define: { "import.meta.url": "importMetaUrl" },
   // Strict, as the ES modules were: a directive counts only at the very top.
   banner: { js: '"use strict";\nconst importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
-const CLI_BUILD: BuildOptions = {
-  ...FOR_NODE,
-  outExtension: { ".js": ".mjs" },
-  // Code the entry points share, and what they load with import() (the
-  // PostgreSQL client on SQLite, say), goes into chunks loaded only when needed.
-  splitting: true,
-  format: "esm",
-  entryPoints: CLIS.map((name) => path.join(ROOT, "cli", `${name}.ts`)),
-  outdir: path.join(ROOT, ".next/plant-store-cli"),
+const SERVER: BuildOptions = {
+  ...AS_COMMONJS,
+  entryPoints: [path.join(ROOT, "server.ts")],
+  outfile: path.join(ROOT, ".next/plant-store-server/server.cjs"),
 };
 
+// One file per CLI, each with all of its code (CommonJS has no shared chunks): what a CLI loads with
+// import() (the PostgreSQL client on SQLite, say) is still only run when needed.
+const CLI_BUILDS: BuildOptions[] = CLIS.map((name) => ({
+  ...AS_COMMONJS,
+  entryPoints: [path.join(ROOT, "cli", `${name}.ts`)],
+  outfile: path.join(ROOT, ".next/plant-store-cli", `${name}.cjs`),
+}));
+
 async function main(): Promise<void> {
-  await Promise.all([build(SERVER), build(CLI_BUILD)]);
+  await Promise.all([SERVER, ...CLI_BUILDS].map((options) => build(options)));
 }
 
 main().catch((error: unknown) => {

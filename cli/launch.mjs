@@ -1,5 +1,5 @@
 // npm run token|user|webhook|activity|worker|db|db:migrate (`exec node cli/launch.mjs <name> ...`):
-// runs the operator CLI as `npm run build` compiled it, .next/plant-store-cli/<name>.mjs,
+// runs the operator CLI as `npm run build` compiled it, .next/plant-store-cli/<name>.cjs,
 // with Node alone; before a build, cli/<name>.ts through tsx. Plain JavaScript,
 // so that choosing costs no compiler (issue 20).
 //
@@ -15,6 +15,7 @@
 // Paths are taken from the working directory, which npm sets to the project's
 // root for every script, as the CLIs' own DATA_DIR and migrations are.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
@@ -32,10 +33,14 @@ if (!/^[a-z][a-z-]*$/.test(name)) {
   process.exit(2);
 }
 if (!LONG_RUNNING.has(name)) v8.setFlagsFromString("--wasm-tiering-budget=1000000000");
-const compiled = path.resolve(".next/plant-store-cli", `${name}.mjs`);
+const compiled = path.resolve(".next/plant-store-cli", `${name}.cjs`);
 const built = existsSync(compiled);
 const file = built ? compiled : path.resolve("cli", `${name}.ts`);
 // The CLIs read their arguments from process.argv.slice(2), as if run directly.
 process.argv = [process.argv[0] ?? process.execPath, file, ...args];
-if (!built) await import("tsx");
-await import(pathToFileURL(file).href);
+// The build is CommonJS, and required: imported, Node would first read it once more to find its named exports.
+if (built) createRequire(import.meta.url)(file);
+else {
+  await import("tsx");
+  await import(pathToFileURL(file).href);
+}

@@ -100,7 +100,7 @@ onSqlite("after npm run build", () => {
   it.each(CLIS)("npm run %s names a CLI the build compiled", (name) => {
     const [launcher, cli] = cliCommand(name).slice(-2);
     expect(launcher).toBe("cli/launch.mjs");
-    expect(existsSync(path.join(ROOT, ".next/plant-store-cli", `${cli}.mjs`)), "npm run build first").toBe(true);
+    expect(existsSync(path.join(ROOT, ".next/plant-store-cli", `${cli}.cjs`)), "npm run build first").toBe(true);
   });
 
   it("npm run token runs the compiled CLI with Node alone: no tsx, no TypeScript", async () => {
@@ -108,7 +108,7 @@ onSqlite("after npm run build", () => {
     const run = await npmRun(ROOT, "token", ["list"], { database: await freshDatabase(), coverage }).exited;
     expect(run).toMatchObject({ code: 0, stdout: "no tokens\n", stderr: "" });
     const executed = executedFiles(coverage);
-    expect(executed).toContain(path.join(ROOT, ".next/plant-store-cli/token.mjs"));
+    expect(executed).toContain(path.join(ROOT, ".next/plant-store-cli/token.cjs"));
     expect(executed.filter((file) => file.endsWith(".ts") || file.includes("/node_modules/tsx/"))).toEqual([]);
   });
 
