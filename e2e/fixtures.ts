@@ -70,10 +70,12 @@ export const OWNER = { email: "owner@plants.example", name: "Olive Owner", passw
 /** For specs that start signed out. */
 export const SIGNED_OUT = { cookies: [], origins: [] };
 
-/** WCAG 2.2 A and AA and best practice, as axe checks them: zero violations. */
-// axe.run in the page itself (legacy mode), not axe.runPartial in each frame and axe.finishRun in a blank page of
-// its own: the app draws no frames, and carrying every element's results over to that page cost the API
-// reference 16 of its 46 s of axe (issue 44). The rules and what they find are the same.
+/**
+ * WCAG 2.2 A and AA and best practice, as axe checks them: zero violations. axe.run in the page itself (legacy
+ * mode), not axe.runPartial in each frame and axe.finishRun in a blank page of its own: the app draws no frames,
+ * and carrying every element's results over to that page cost the API reference 16 of its 46 s of axe
+ * (issue 44). The rules and what they find are the same.
+ */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   const summary = results.violations.map((violation) => ({

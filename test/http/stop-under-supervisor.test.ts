@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { appEnv } from "@/test/support/app-env";
+import { appEnv, SLOW_MACHINE_CLOCKS } from "@/test/support/app-env";
 import { createToken, type Exit, freePort } from "@/test/support/app-server";
 import { makeTestDatabase, storedPlants, type TestDatabase } from "@/test/support/test-database";
 import { HANG_GUARD_MS } from "@/test/support/hang-guard";
@@ -93,7 +93,7 @@ async function npmStart(): Promise<NpmStart> {
   const port = await freePort();
   // The drain's deadline as a hang guard: the stop comes right after the server listens, while Next.js may
   // still be loading its routes in the background, which on a busy machine can take longer than the default 10 s.
-  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", SHUTDOWN_TIMEOUT_MS: "120000" });
+  const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "off", SHUTDOWN_TIMEOUT_MS: SLOW_MACHINE_CLOCKS.SHUTDOWN_TIMEOUT_MS });
   const npm = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   npm.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { workerCount } from "@/lib/server/worker-count";
-import { appEnv, startScriptArguments } from "@/test/support/app-env";
+import { appEnv, SLOW_MACHINE_CLOCKS, startScriptArguments } from "@/test/support/app-env";
 import { type AppServer, type Exit, freePort, startApp } from "@/test/support/app-server";
 import { type LogLine, logLines, waitForLine } from "@/test/support/app-log";
 import { catchesStopSignals, childPids, pidsWithEnv } from "@/test/support/process-tree";
@@ -94,7 +94,7 @@ it.each<Moment>([
   try {
     // The drain's deadline as a hang guard: a worker that has just listened may still be loading Next.js's routes in
     // the background, and on a busy machine drain behind them for longer than the default 10 s.
-    const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(await freePort()), METRICS_PORT: "off", WEB_CONCURRENCY: workers, SHUTDOWN_TIMEOUT_MS: "120000" });
+    const env = appEnv(database, { HOST: "127.0.0.1", PORT: String(await freePort()), METRICS_PORT: "off", WEB_CONCURRENCY: workers, SHUTDOWN_TIMEOUT_MS: SLOW_MACHINE_CLOCKS.SHUTDOWN_TIMEOUT_MS });
     // Not startApp, which waits for the server to listen: the signal must be able to come before it does.
     const server = spawn(process.execPath, startScriptArguments(), { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
