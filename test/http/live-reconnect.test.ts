@@ -36,6 +36,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // Killed first: a stop would wait out the shutdown delay of HANG_GUARD_MS, which nothing here is about.
+  await app?.kill("SIGKILL");
   await app?.stop();
 });
 
