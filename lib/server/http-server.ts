@@ -31,6 +31,7 @@ import { shutDownOnStop } from "@/lib/server/shutdown";
 import { answerOnSocket } from "@/lib/server/socket-answer";
 import { startServer } from "@/lib/server/startup";
 import { holdStopSignals } from "@/lib/server/stop-signals";
+import { followUnusedConnections } from "@/lib/server/unused-connections";
 import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 // The production server (npm start): Next.js's own request handler, the same
@@ -107,6 +108,8 @@ export async function runServer(): Promise<void> {
     else void handle(request, response);
   });
   server.keepAliveTimeout = config.timeouts.keepAliveMs;
+  // Before the port opens: a stop closes every connection that has sent nothing, from the first.
+  const unusedConnections = followUnusedConnections(server);
   server.on("clientError", answerClientErrors(hardening));
   // Node answers an Expect it cannot meet with a bare 417 unless someone listens.
   server.on("checkExpectation", (request, response) => {
@@ -125,7 +128,7 @@ export async function runServer(): Promise<void> {
   // Once serving: a process that fails to start takes none.
   if (backupSchedule && !clusterWorker) startScheduledBackups(backupSchedule);
   // At once for a signal kept while the server opened its port.
-  shutDownOnStop({ server, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
+  shutDownOnStop({ server, unusedConnections, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs: config.timeouts.shutdownDelayMs, timeoutMs: config.timeouts.shutdownMs });
   // A worker of several tells the primary, which says "listening" once all are.
   if (clusterWorker) {
     log.info("worker listening");

@@ -12,6 +12,7 @@ import { exitAfterShutdown } from "@/lib/server/exit-after-shutdown";
 import { log } from "@/lib/server/log";
 import { onParentExit } from "@/lib/server/parent-exit";
 import { onStopSignal, type StopSignal } from "@/lib/server/stop-signals";
+import type { UnusedConnections } from "@/lib/server/unused-connections";
 import type { WebhookWorker } from "@/lib/webhooks/delivery-worker";
 
 // A clean stop on deploy (SIGTERM), on Ctrl-C (SIGINT), on a closed terminal
@@ -36,6 +37,7 @@ const IDLE_CHECK_MS = 50;
 
 type Running = {
   server: Server;
+  unusedConnections: UnusedConnections;
   app: { close(): Promise<void> };
   metricsServer?: Server;
   webhookWorker?: WebhookWorker;
@@ -58,7 +60,7 @@ export function shutDownOnStop(running: Running): void {
   });
 }
 
-async function shutDown(signal: StopSignal | "parent exited", { server, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs, timeoutMs }: Running): Promise<void> {
+async function shutDown(signal: StopSignal | "parent exited", { server, unusedConnections, app, metricsServer, webhookWorker, activityRetention, changeRetention, delayMs, timeoutMs }: Running): Promise<void> {
   if (lifecycle().shuttingDown) return;
   lifecycle().shuttingDown = true;
   log.info("shutting down", { signal, delayMs, timeoutMs });
@@ -78,10 +80,15 @@ async function shutDown(signal: StopSignal | "parent exited", { server, app, met
     // Open change streams never end by themselves: each client reconnects, after its retry, to a process that serves.
     endAllStreams();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    const closeIdle = () => {
+      server.closeIdleConnections();
+      unusedConnections.closeUnused();
+    };
+    closeIdle();
     // A request that came before the signal is answered without Connection: close, and leaves its
     // connection idle, not closed: Node would keep it for KEEP_ALIVE_TIMEOUT_MS, and the drain with it.
-    const closingIdle = setInterval(() => server.closeIdleConnections(), IDLE_CHECK_MS);
+    // A connection that has carried no request Node does not count as idle (lib/server/unused-connections.ts).
+    const closingIdle = setInterval(closeIdle, IDLE_CHECK_MS);
     await drained;
     clearInterval(closingIdle);
     await app.close();
