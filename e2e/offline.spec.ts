@@ -13,8 +13,9 @@ import { expect, expectNoAxeViolations, OWNER, signIn, test } from "./fixtures";
 // (it does here, now that the worker was offline too).
 
 // Background Sync is the desktop browser's: the headless shell the other specs
-// run in never fires it, so this file runs in the whole of Chromium.
-test.use({ launchOptions: { executablePath: desktopChromiumPath() } });
+// run in never fires it, so this file runs in the whole of Chromium; and with the service worker, which
+// the other specs block (playwright.config.ts).
+test.use({ launchOptions: { executablePath: desktopChromiumPath() }, serviceWorkers: "allow" });
 
 const APP = "**/*";
 
