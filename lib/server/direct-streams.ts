@@ -63,10 +63,6 @@ export async function serveDirectStream(route: RouteHandler, request: IncomingMe
     response.end(bytes);
     return;
   }
-  // The connection ends with the stream, whichever side ends it (endAndClose): said in the head
-  // ("Connection: close", RFC 9112 section 9.6), or a client would put it back in its pool on reading the end,
-  // and send its next request on a socket the server's FIN was already closing ("other side closed").
-  response.shouldKeepAlive = false;
   client.connected = connect(socketConnection(response, request.socket, () => client.connected?.taken()));
 }
 

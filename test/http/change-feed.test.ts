@@ -61,8 +61,6 @@ describe("GET /plants/events", () => {
     expect(stream.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(stream.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(stream.headers.get("x-accel-buffering")).toBe("no");
-    // The server closes the connection when a stream ends: a client must not put it back in its pool.
-    expect(stream.headers.get("connection")).toBe("close");
     expect(stream.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(stream.headers.get("ratelimit")).toMatch(/^"api";r=\d+;t=\d+$/);
 
