@@ -28,11 +28,16 @@ export function followUnusedConnections(server: Server): UnusedConnections {
   server.on("request", (request) => opened.delete(request.socket as Socket));
   return {
     closeUnused() {
-      const before = Date.now() - UNUSED_GRACE_MS;
-      for (const [socket, at] of opened) {
-        if (socket.bytesRead > 0) opened.delete(socket);
-        else if (at <= before) socket.destroy();
-      }
+      // Once this turn of the event loop has read what its connections sent: called from a timer, it runs
+      // before the reads, and a process held up for a second on a loaded machine had a request waiting unread
+      // in a connection it then took for unused (a workers-primary.test.ts writer cut with ECONNRESET).
+      setImmediate(() => {
+        const before = Date.now() - UNUSED_GRACE_MS;
+        for (const [socket, at] of opened) {
+          if (socket.bytesRead > 0) opened.delete(socket);
+          else if (at <= before) socket.destroy();
+        }
+      });
     },
   };
 }
