@@ -123,9 +123,9 @@ async function resumesAcross(outage: () => Promise<void>): Promise<void> {
 describe("the change feed with two workers", () => {
   it("gives a stream on either worker every change written through either, in the same order", async () => {
     const tag = `workers-${randomUUID().slice(0, 8)}`;
-    // Each on a connection of its own: the primary deals them out to both workers.
+    // Each on a connection of its own (as openChangeStream opens every stream): the primary deals them out to both workers.
     const streams: ChangeStreamClient[] = [];
-    for (let index = 0; index < 4; index++) streams.push(await openChangeStream(`${app.url}/plants/events?tag=${tag}`, { authorization: `Bearer ${token}`, connection: "close" }));
+    for (let index = 0; index < 4; index++) streams.push(await openChangeStream(`${app.url}/plants/events?tag=${tag}`, { authorization: `Bearer ${token}` }));
     // Which worker holds each, as its request's log line says (written as the stream opens, read once it has come through the pipe).
     const workerOf = (stream: ChangeStreamClient) => logLines(app.output()).find((line) => line.requestId === stream.headers.get("x-request-id"))?.worker;
     await expect.poll(() => streams.map(workerOf)).not.toContain(undefined);
