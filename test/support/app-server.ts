@@ -33,7 +33,7 @@ export type AppServer = {
   port: number;
   /** The server process's id while it runs. */
   pid(): number | undefined;
-  /** Starts the server again on the same port and data. */
+  /** Starts the server again on the same port and data, and waits for it as startApp does: with several workers, for every one. */
   restart(): Promise<void>;
 };
 
@@ -88,10 +88,13 @@ export async function startApp(
     let keep = true;
     // `root`: another checkout's build, which a bench compares with this one.
     const root = options.root ?? ROOT;
+    // Until this launch serves, read in its own output: a restart's log still holds the last launch's
+    // "listening", which would not wait for the new workers.
+    const from = log.length;
     child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...serverArguments(root)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => keep && (log += chunk.toString()));
-    await waitUntilServing(url, child, () => log, env);
+    await waitUntilServing(url, child, () => log.slice(from), env);
     keep = options.keepOutput ?? true;
   }
 
