@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { HANG_GUARD_MS } from "./test/support/hang-guard";
-import { LongestFirstSequencer } from "./test/support/longest-first-sequencer";
 import { testReportFile } from "./test/support/test-reports";
 
 // Under `npm test`, a JSON report beside the usual output, for the run's slowest tests.
@@ -64,8 +63,6 @@ export default defineConfig({
     testTimeout: 2 * HANG_GUARD_MS,
     hookTimeout: 2 * HANG_GUARD_MS,
     expect: { poll: { timeout: HANG_GUARD_MS } },
-    // The HTTP files that take longest start first, on both engines (test/support/longest-first-sequencer.ts).
-    sequence: { sequencer: LongestFirstSequencer },
     reporters: reportFile ? ["default", ["json", { outputFile: reportFile }]] : ["default"],
     // How many files run at once is each npm script's --maxWorkers (package.json), not set here: a
     // project copies the root's value, which then overrides the command line's. Two for the unit and
